@@ -1,0 +1,315 @@
+//! The NoGo engine: MCTS with RAVE over a NoGo-aware playout policy.
+//!
+//! Playout policy. Every empty point is, for each colour, legal or not. Points legal for both
+//! sides are contested: whoever takes one denies it to the other. Points legal for only one side
+//! are that side's reserve (NoGo's "eyes"): the opponent can never take them, so spending one early
+//! wastes it. The policy therefore plays a random contested point while any remain, and only then
+//! falls back on the mover's own reserve; the side that runs out first loses, which is exactly
+//! how NoGo endgames are counted. Illegality is permanent, so each point's ban is found once.
+
+use super::{Decision, Engine};
+use crate::game::bitset::{bits, select};
+use crate::game::nogo::{Nogo, Point, CENTRE};
+use crate::game::{Color, Game, Outcome};
+use crate::search::clock::Limits;
+use crate::search::mcts::{Mcts, MctsParams, Playout};
+use rand::rngs::SmallRng;
+use rand::RngCore;
+
+/// A uniformly random member of a non-empty set.
+#[inline(always)]
+fn pick(rng: &mut SmallRng, set: u128) -> Point {
+    let count = set.count_ones() as u64;
+    let k = ((rng.next_u32() as u64 * count) >> 32) as u32;
+    select(set, k) as Point
+}
+
+impl Playout for Nogo {
+    type Set = u128;
+
+    fn slot(m: Point) -> usize {
+        m as usize
+    }
+
+    fn rollout(&mut self, rng: &mut SmallRng, played: &mut [u128; 2]) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has just been checked for the feature the copy is compiled with.
+            return unsafe { rollout_popcnt(self, rng, played) };
+        }
+        rollout_body(self, rng, played)
+    }
+
+    fn expansion_moves(&mut self) -> Vec<Point> {
+        // After the refresh, the points not banned are exactly the legal ones.
+        let me = self.side_to_move();
+        self.refresh_bans(me);
+        let mut open = self.empty() & !self.banned(me);
+        if self.ply() == 0 && self.rules().centre_ban {
+            open &= !(1u128 << CENTRE);
+        }
+        bits(open).map(|p| p as Point).collect()
+    }
+}
+
+/// Settings of the NoGo engine.
+#[derive(Clone, Copy, Debug)]
+pub struct NogoConfig {
+    pub mcts: MctsParams,
+    /// Keep the tree between turns (keep-running platforms, console, arena).
+    pub reuse_tree: bool,
+    pub seed: u64,
+}
+
+impl Default for NogoConfig {
+    fn default() -> NogoConfig {
+        NogoConfig {
+            mcts: MctsParams::default(),
+            reuse_tree: true,
+            seed: 0x5eed,
+        }
+    }
+}
+
+pub struct NogoEngine {
+    config: NogoConfig,
+    tree: Option<Mcts<Nogo>>,
+    games: u64,
+}
+
+impl NogoEngine {
+    pub fn new(config: NogoConfig) -> NogoEngine {
+        NogoEngine {
+            config,
+            tree: None,
+            games: 0,
+        }
+    }
+
+    /// Size of the kept tree (for tests of tree reuse).
+    pub fn tree_visits(&self) -> u32 {
+        self.tree.as_ref().map_or(0, |t| t.root_visits())
+    }
+}
+
+impl Engine<Nogo> for NogoEngine {
+    fn new_game(&mut self) {
+        self.tree = None;
+        self.games += 1;
+    }
+
+    fn observe(&mut self, _pos_before: &Nogo, m: Point) {
+        if !self.config.reuse_tree {
+            self.tree = None;
+            return;
+        }
+        if let Some(tree) = &mut self.tree {
+            tree.advance(m);
+        }
+    }
+
+    fn think(&mut self, pos: &Nogo, limits: Limits) -> Decision<Point> {
+        let seed = self.config.seed ^ (self.games << 32) ^ pos.ply() as u64;
+        let tree = match &mut self.tree {
+            Some(t) if t.root_position().hash() == pos.hash() => t,
+            slot => slot.insert(Mcts::new(pos.clone(), self.config.mcts, seed)),
+        };
+        let report = tree.search(limits);
+        if !self.config.reuse_tree {
+            self.tree = None;
+        }
+        Decision {
+            mv: report.best,
+            win_rate: Some(report.win_rate),
+            work: report.playouts,
+            work_unit: "playouts",
+            elapsed: report.elapsed,
+        }
+    }
+}
+
+/// The playout compiled for CPUs with a hardware `popcnt` (every x86-64 CPU of the last fifteen
+/// years). The portable build would emulate each `count_ones` in a dozen instructions, and the
+/// playout is made of little else; the portable copy remains for the rest.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn rollout_popcnt(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> Outcome {
+    rollout_body(pos, rng, played)
+}
+
+#[inline(always)]
+fn rollout_body(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> Outcome {
+    if pos.ply() == 0 && pos.rules().centre_ban {
+        // The opening rule is not permanent, so it is not in the ban masks: honour it here.
+        let legal = pos.legal_mask(Color::Black);
+        if legal == 0 {
+            return Outcome::Win(Color::White);
+        }
+        let p = pick(rng, legal);
+        played[0] |= 1u128 << p;
+        pos.place(p);
+    }
+    loop {
+        let me = pos.side_to_move();
+        let them = me.opponent();
+        let empty = pos.empty();
+        let mut chosen = None;
+        let mut contested = empty & !pos.banned(me) & !pos.banned(them);
+        while contested != 0 {
+            let p = pick(rng, contested);
+            let allowed = pos.stone_rules_allow_both(p);
+            let (mine, theirs) = (allowed[me.index()], allowed[them.index()]);
+            if !mine {
+                pos.ban(me, p);
+            }
+            if !theirs {
+                pos.ban(them, p);
+            }
+            if mine && theirs {
+                chosen = Some(p);
+                break;
+            }
+            contested &= !(1u128 << p);
+        }
+        if chosen.is_none() {
+            // No contested point is left: every point still open to `me` is its own reserve.
+            let mut reserve = empty & !pos.banned(me);
+            while reserve != 0 {
+                let p = pick(rng, reserve);
+                if pos.stone_rules_allow(p, me) {
+                    chosen = Some(p);
+                    break;
+                }
+                pos.ban(me, p);
+                reserve &= !(1u128 << p);
+            }
+        }
+        match chosen {
+            Some(p) => {
+                played[me.index()] |= 1u128 << p;
+                pos.place(p);
+            }
+            None => return Outcome::Win(them),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::nogo::{point, NogoRules};
+    use rand::SeedableRng;
+
+    fn engine(reuse_tree: bool) -> NogoEngine {
+        NogoEngine::new(NogoConfig {
+            reuse_tree,
+            seed: 9,
+            ..NogoConfig::default()
+        })
+    }
+
+    #[test]
+    fn keeps_the_tree_across_moves_when_asked() {
+        let mut e = engine(true);
+        let mut pos = Nogo::new(NogoRules::default());
+        let d = e.think(&pos, Limits::iterations(3000));
+        let ours = d.mv.unwrap();
+        e.observe(&pos, ours);
+        pos.play(ours);
+        // The opponent answers with our search's own favourite reply, which the tree has visited.
+        let reply = e
+            .tree
+            .as_mut()
+            .unwrap()
+            .search(Limits::iterations(0))
+            .best
+            .unwrap();
+        e.observe(&pos, reply);
+        pos.play(reply);
+        let inherited = e.tree_visits();
+        assert!(
+            inherited > 0,
+            "visits below the played moves should survive"
+        );
+        let d2 = e.think(&pos, Limits::iterations(1000));
+        assert!(pos.is_legal(d2.mv.unwrap()));
+        assert_eq!(d2.work, 1000);
+        assert!(e.tree_visits() >= inherited + 1000);
+    }
+
+    #[test]
+    fn forgets_the_tree_when_not_reusing() {
+        let mut e = engine(false);
+        let pos = Nogo::new(NogoRules::default());
+        e.think(&pos, Limits::iterations(500));
+        assert_eq!(e.tree_visits(), 0);
+    }
+
+    #[test]
+    fn a_single_legal_move_is_answered_without_search() {
+        // Fill the board by random legal play until the side to move has exactly one move.
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut found = false;
+        for _ in 0..200 {
+            let mut pos = Nogo::new(NogoRules::default());
+            while pos.outcome().is_none() {
+                let moves = pos.legal_moves();
+                if moves.len() == 1 {
+                    let d = engine(false).think(&pos, Limits::iterations(10_000));
+                    assert_eq!(d.mv, Some(moves[0]));
+                    assert_eq!(d.work, 0, "no playouts for a forced move");
+                    found = true;
+                    break;
+                }
+                pos.play(moves[(rng.next_u32() as usize) % moves.len()]);
+            }
+            if found {
+                break;
+            }
+        }
+        assert!(found, "random games reach a one-move position");
+    }
+
+    #[test]
+    fn the_opening_centre_rule_holds_in_tree_and_playouts() {
+        let mut pos = Nogo::new(NogoRules { centre_ban: true });
+        let moves = pos.expansion_moves();
+        assert_eq!(moves.len(), 80);
+        assert!(!moves.contains(&point(4, 4)));
+        // Playouts from the empty board start with the rule in force and still end properly.
+        let mut rng = SmallRng::seed_from_u64(4);
+        for _ in 0..100 {
+            let mut p = Nogo::new(NogoRules { centre_ban: true });
+            p.rollout(&mut rng, &mut [0u128; 2]);
+            assert!(p.outcome().is_some(), "a rollout plays to the end");
+        }
+        let mut e = engine(false);
+        for _ in 0..5 {
+            let d = e.think(&pos, Limits::iterations(200));
+            assert_ne!(d.mv, Some(point(4, 4)));
+        }
+    }
+
+    #[test]
+    fn beats_random_play_from_both_sides() {
+        use crate::arena::{play_nogo_game, PlayerSpec};
+        use crate::game::{Color, Outcome};
+        for seed in 0..6 {
+            let (black, white, winner) = if seed % 2 == 0 {
+                (
+                    PlayerSpec::MctsPlayouts(1500),
+                    PlayerSpec::Random,
+                    Color::Black,
+                )
+            } else {
+                (
+                    PlayerSpec::Random,
+                    PlayerSpec::MctsPlayouts(1500),
+                    Color::White,
+                )
+            };
+            let (outcome, moves) = play_nogo_game(black, white, NogoRules::default(), seed);
+            assert_eq!(outcome, Outcome::Win(winner), "game {seed}: {moves:?}");
+        }
+    }
+}

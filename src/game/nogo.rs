@@ -1,0 +1,405 @@
+//! NoGo (不围棋) on a 9x9 board: Go where capturing is forbidden. Black moves first; a move that
+//! leaves any group (its own or the opponent's) without a liberty is illegal, there is no pass, and
+//! the side to move with no legal move loses.
+//!
+//! The board is a set of `u128` bitboards. Groups are kept in a union-find whose roots hold the
+//! group's liberties as a bitboard. Because stones never leave the board, liberties only shrink
+//! and a point that is illegal for a colour stays illegal for the rest of the game; `ban` keeps
+//! those points per colour so that they are never examined twice (see `refresh_bans`).
+
+use super::bitset::bits;
+use super::zobrist;
+use super::{Color, Game, IllegalMove, Outcome};
+
+pub const SIZE: usize = 9;
+pub const POINTS: usize = SIZE * SIZE;
+pub const CENTRE: Point = (POINTS / 2) as Point;
+
+/// A point index: `y * 9 + x`, where `x` is the first coordinate of Botzone's `grid[x][y]`.
+pub type Point = u8;
+
+pub const BOARD: u128 = (1u128 << POINTS) - 1;
+
+/// Rule options that differ between platforms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct NogoRules {
+    /// Black's first move may not be the centre (the class rule of seed 001; not on Botzone).
+    pub centre_ban: bool,
+}
+
+pub fn point(x: usize, y: usize) -> Point {
+    debug_assert!(x < SIZE && y < SIZE);
+    (y * SIZE + x) as Point
+}
+
+pub fn coords(p: Point) -> (usize, usize) {
+    (p as usize % SIZE, p as usize / SIZE)
+}
+
+/// Exactly one bit set, without a population count.
+#[inline(always)]
+fn is_single(set: u128) -> bool {
+    set != 0 && set & (set - 1) == 0
+}
+
+const fn bit(p: usize) -> u128 {
+    1u128 << p
+}
+
+/// Neighbour masks and lists, built at compile time.
+struct Tables {
+    mask: [u128; POINTS],
+    list: [[u8; 4]; POINTS],
+    count: [u8; POINTS],
+}
+
+const TABLES: Tables = {
+    let mut t = Tables {
+        mask: [0; POINTS],
+        list: [[0; 4]; POINTS],
+        count: [0; POINTS],
+    };
+    let mut p = 0;
+    while p < POINTS {
+        let (x, y) = (p % SIZE, p / SIZE);
+        let mut n = 0;
+        if x > 0 {
+            t.mask[p] |= bit(p - 1);
+            t.list[p][n] = (p - 1) as u8;
+            n += 1;
+        }
+        if x + 1 < SIZE {
+            t.mask[p] |= bit(p + 1);
+            t.list[p][n] = (p + 1) as u8;
+            n += 1;
+        }
+        if y > 0 {
+            t.mask[p] |= bit(p - SIZE);
+            t.list[p][n] = (p - SIZE) as u8;
+            n += 1;
+        }
+        if y + 1 < SIZE {
+            t.mask[p] |= bit(p + SIZE);
+            t.list[p][n] = (p + SIZE) as u8;
+            n += 1;
+        }
+        t.count[p] = n as u8;
+        p += 1;
+    }
+    t
+};
+
+const KEYS: [[u64; POINTS]; 2] = zobrist::table::<POINTS>(0x4e6f_476f);
+
+/// Points next to `p`.
+#[inline]
+pub fn neighbours(p: Point) -> &'static [u8] {
+    &TABLES.list[p as usize][..TABLES.count[p as usize] as usize]
+}
+
+#[inline]
+pub fn neighbour_mask(p: Point) -> u128 {
+    TABLES.mask[p as usize]
+}
+
+#[derive(Clone)]
+pub struct Nogo {
+    stones: [u128; 2],
+    /// Points known to be illegal for each colour, for good (occupied points are not included).
+    ban: [u128; 2],
+    /// Points that are the last liberty of some group of that colour. A group in atari can only
+    /// gain liberties by a stone on that very point, so a point joins this set for good (until
+    /// it is filled): the capture test is one bit test.
+    atari: [u128; 2],
+    /// Union-find parent of each occupied point.
+    parent: [u8; POINTS],
+    /// Group size at roots (union by size).
+    size: [u8; POINTS],
+    /// Liberties of the group, valid at roots.
+    libs: [u128; POINTS],
+    to_move: Color,
+    ply: u16,
+    hash: u64,
+    rules: NogoRules,
+}
+
+impl Nogo {
+    pub fn new(rules: NogoRules) -> Nogo {
+        Nogo {
+            stones: [0; 2],
+            ban: [0; 2],
+            atari: [0; 2],
+            parent: [0; POINTS],
+            size: [0; POINTS],
+            libs: [0; POINTS],
+            to_move: Color::Black,
+            ply: 0,
+            hash: 0,
+            rules,
+        }
+    }
+
+    pub fn rules(&self) -> NogoRules {
+        self.rules
+    }
+
+    pub fn stones(&self, c: Color) -> u128 {
+        self.stones[c.index()]
+    }
+
+    pub fn empty(&self) -> u128 {
+        !(self.stones[0] | self.stones[1]) & BOARD
+    }
+
+    pub fn color_at(&self, p: Point) -> Option<Color> {
+        if self.stones[0] & bit(p as usize) != 0 {
+            Some(Color::Black)
+        } else if self.stones[1] & bit(p as usize) != 0 {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// Points known illegal for `c` (a subset of the truth; see `refresh_bans`).
+    pub fn banned(&self, c: Color) -> u128 {
+        self.ban[c.index()]
+    }
+
+    pub fn ban(&mut self, c: Color, p: Point) {
+        self.ban[c.index()] |= bit(p as usize);
+    }
+
+    #[inline(always)]
+    fn find(&self, mut p: usize) -> usize {
+        while self.parent[p] as usize != p {
+            p = self.parent[p] as usize;
+        }
+        p
+    }
+
+    /// Liberties of the group holding the stone at `p`.
+    pub fn group_liberties(&self, p: Point) -> u128 {
+        debug_assert!(self.color_at(p).is_some());
+        self.libs[self.find(p as usize)]
+    }
+
+    /// Whether colour `c` may play on the empty point `p`, by the stone rules alone (not the
+    /// opening centre rule, and without consulting `ban`). Hot path of the playouts.
+    #[inline(always)]
+    pub fn stone_rules_allow(&self, p: Point, c: Color) -> bool {
+        let p = p as usize;
+        let pb = bit(p);
+        if self.atari[c.opponent().index()] & pb != 0 {
+            return false; // would capture the group whose last liberty this is
+        }
+        if TABLES.mask[p] & self.empty() != 0 {
+            return true;
+        }
+        // Surrounded by stones: legal only if a friendly neighbour group has another liberty.
+        let me = self.stones[c.index()];
+        TABLES.list[p][..TABLES.count[p] as usize]
+            .iter()
+            .any(|&q| me & bit(q as usize) != 0 && self.libs[self.find(q as usize)] != pb)
+    }
+
+    /// `stone_rules_allow` for both colours at once (the playout asks both about each point):
+    /// the neighbourhood is looked at once.
+    #[inline(always)]
+    pub fn stone_rules_allow_both(&self, p: Point) -> [bool; 2] {
+        let pb = bit(p as usize);
+        let not_capture = [self.atari[1] & pb == 0, self.atari[0] & pb == 0];
+        if TABLES.mask[p as usize] & self.empty() != 0 {
+            return not_capture;
+        }
+        [
+            not_capture[0] && self.stone_rules_allow(p, Color::Black),
+            not_capture[1] && self.stone_rules_allow(p, Color::White),
+        ]
+    }
+
+    /// Full legality of `p` for `c` when it is `c`'s turn, using the ban mask as a shortcut.
+    #[inline(always)]
+    pub fn allows(&self, p: Point, c: Color) -> bool {
+        let pb = bit(p as usize);
+        if self.empty() & pb == 0 || self.ban[c.index()] & pb != 0 {
+            return false;
+        }
+        if self.rules.centre_ban && self.ply == 0 && p == CENTRE && c == Color::Black {
+            return false;
+        }
+        self.stone_rules_allow(p, c)
+    }
+
+    /// Examines every point not yet banned for `c` and bans the illegal ones; afterwards
+    /// `empty & !banned(c)` is exactly `c`'s legal moves (opening centre rule aside).
+    pub fn refresh_bans(&mut self, c: Color) {
+        for p in bits(self.empty() & !self.ban[c.index()]) {
+            if !self.stone_rules_allow(p as Point, c) {
+                self.ban[c.index()] |= bit(p);
+            }
+        }
+    }
+
+    /// The legal moves of `c` as a bitboard (as if it were `c`'s turn).
+    pub fn legal_mask(&self, c: Color) -> u128 {
+        let mut mask = 0;
+        for p in bits(self.empty() & !self.ban[c.index()]) {
+            if self.stone_rules_allow(p as Point, c) {
+                mask |= bit(p);
+            }
+        }
+        if self.rules.centre_ban && self.ply == 0 && c == Color::Black {
+            mask &= !bit(CENTRE as usize);
+        }
+        mask
+    }
+
+    /// Whether `c` has at least one legal move.
+    pub fn has_legal_move(&self, c: Color) -> bool {
+        bits(self.empty() & !self.ban[c.index()]).any(|p| {
+            !(self.rules.centre_ban && self.ply == 0 && c == Color::Black && p == CENTRE as usize)
+                && self.stone_rules_allow(p as Point, c)
+        })
+    }
+
+    /// Puts a stone of the side to move on the empty point `p` and passes the turn. The stone
+    /// rules are not checked here: callers check first (or, when rebuilding a platform's history
+    /// that holds a bad move, knowingly place it anyway).
+    #[inline(always)]
+    pub fn place(&mut self, p: Point) {
+        let c = self.to_move;
+        let p = p as usize;
+        let pb = bit(p);
+        debug_assert!(self.empty() & pb != 0, "place on an occupied point");
+        self.stones[c.index()] |= pb;
+        let empty = self.empty();
+        let mut libs = TABLES.mask[p] & empty;
+        let mut root = p;
+        self.parent[p] = p as u8;
+        self.size[p] = 1;
+        let mine = self.stones[c.index()];
+        for &q in &TABLES.list[p][..TABLES.count[p] as usize] {
+            let q = q as usize;
+            let qb = bit(q);
+            if mine & qb != 0 {
+                let r = self.find(q);
+                // Path compression: the next look-up from this stone takes one step.
+                self.parent[q] = r as u8;
+                if r == root {
+                    continue;
+                }
+                libs |= self.libs[r];
+                // Union by size keeps the trees shallow without path compression.
+                let (big, small) = if self.size[r] >= self.size[root] {
+                    (r, root)
+                } else {
+                    (root, r)
+                };
+                self.parent[small] = big as u8;
+                self.size[big] = self.size[big].saturating_add(self.size[small]);
+                root = big;
+            } else if empty & qb == 0 {
+                let r = self.find(q);
+                self.parent[q] = r as u8;
+                self.libs[r] &= !pb;
+                if is_single(self.libs[r]) {
+                    self.atari[c.opponent().index()] |= self.libs[r];
+                }
+            }
+        }
+        libs &= !pb;
+        self.libs[root] = libs;
+        if is_single(libs) {
+            self.atari[c.index()] |= libs;
+        }
+        self.hash ^= KEYS[c.index()][p] ^ zobrist::WHITE_TO_MOVE;
+        self.to_move = c.opponent();
+        self.ply += 1;
+    }
+}
+
+impl Game for Nogo {
+    type Move = Point;
+
+    fn side_to_move(&self) -> Color {
+        self.to_move
+    }
+
+    fn legal_moves(&self) -> Vec<Point> {
+        bits(self.legal_mask(self.to_move))
+            .map(|p| p as Point)
+            .collect()
+    }
+
+    fn check_move(&self, p: Point) -> Result<(), IllegalMove> {
+        if p as usize >= POINTS {
+            return Err(IllegalMove::OffBoard);
+        }
+        if self.empty() & bit(p as usize) == 0 {
+            return Err(IllegalMove::Occupied);
+        }
+        if self.rules.centre_ban && self.ply == 0 && p == CENTRE && self.to_move == Color::Black {
+            return Err(IllegalMove::Forbidden(
+                "Black's first move may not be the centre",
+            ));
+        }
+        if !self.stone_rules_allow(p, self.to_move) {
+            let why = if self.captures(p) {
+                "the move would capture (leave an opposing group without liberties)"
+            } else {
+                "the move would be suicide (leave its own group without liberties)"
+            };
+            return Err(IllegalMove::Forbidden(why));
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, p: Point) {
+        self.place(p);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.has_legal_move(self.to_move) {
+            None
+        } else {
+            Some(Outcome::Win(self.to_move.opponent()))
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn ply(&self) -> usize {
+        self.ply as usize
+    }
+}
+
+impl Nogo {
+    /// Whether playing `p` would take the last liberty of an opposing group.
+    fn captures(&self, p: Point) -> bool {
+        let them = self.stones[self.to_move.opponent().index()];
+        neighbours(p).iter().any(|&q| {
+            them & bit(q as usize) != 0 && self.libs[self.find(q as usize)] == bit(p as usize)
+        })
+    }
+}
+
+impl std::fmt::Display for Nogo {
+    /// A plain diagram, `x` to the right and `y` downwards: `X` Black, `O` White, `.` empty.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for y in 0..SIZE {
+            for x in 0..SIZE {
+                let c = match self.color_at(point(x, y)) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                };
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}

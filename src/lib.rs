@@ -1,0 +1,12 @@
+//! stonebrain: a bot for NoGo, Connect6 and Gomoku on the platforms students and hobbyists use.
+//!
+//! Layers, from the bottom: `game` (rules), `search` (generic machinery: clock, MCTS), `engine`
+//! (per-game move choice), `protocol` (platforms' wire formats and the serve loop), `arena`
+//! (matches between players), `bench` (speed measurements).
+
+pub mod arena;
+pub mod bench;
+pub mod engine;
+pub mod game;
+pub mod protocol;
+pub mod search;

@@ -1,0 +1,393 @@
+//! Monte-Carlo tree search with RAVE (rapid action value estimation), single-threaded, generic
+//! over any game that can play itself out to the end.
+//!
+//! Each iteration walks down the tree by a UCT score blended with the all-moves-as-first (AMAF)
+//! statistics, expands a leaf once it has been visited `expand_after` times, plays a random game
+//! with the game's own policy, and backs the result up. RAVE matters in games like NoGo where a
+//! point's value hardly depends on when it is played. The move played is the most-visited one.
+//! The tree can be kept between turns: `advance` re-roots it on the moves actually played.
+
+use super::clock::Limits;
+use crate::game::{Color, Game, Outcome};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::time::{Duration, Instant};
+
+/// A set of move slots, for AMAF bookkeeping.
+pub trait MoveSet: Copy + Default {
+    fn insert(&mut self, slot: usize);
+    fn contains(&self, slot: usize) -> bool;
+}
+
+impl MoveSet for u128 {
+    #[inline]
+    fn insert(&mut self, slot: usize) {
+        *self |= 1u128 << slot;
+    }
+    #[inline]
+    fn contains(&self, slot: usize) -> bool {
+        *self >> slot & 1 != 0
+    }
+}
+
+/// What MCTS needs beyond the `Game` trait: a playout policy and a dense index of moves.
+pub trait Playout: Game {
+    type Set: MoveSet;
+    /// A dense index of the move, for AMAF sets.
+    fn slot(m: Self::Move) -> usize;
+    /// Plays the game out to its end with the game's own policy, recording in `played` the
+    /// moves each colour made, and returns the result.
+    fn rollout(&mut self, rng: &mut SmallRng, played: &mut [Self::Set; 2]) -> Outcome;
+    /// Legal moves for expanding a tree node; may refresh caches in the position.
+    fn expansion_moves(&mut self) -> Vec<Self::Move> {
+        self.legal_moves()
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct MctsParams {
+    /// Weight of the UCB exploration term.
+    pub exploration: f32,
+    /// Visits at which the tree value and the AMAF value weigh the same.
+    pub rave_equivalence: f32,
+    /// Virtual AMAF visits at an even result given to every new child.
+    pub rave_prior: f32,
+    /// A leaf becomes a tree node after this many visits.
+    pub expand_after: u32,
+    /// Upper bound on tree nodes (memory); past it the tree stops growing.
+    pub max_nodes: usize,
+}
+
+impl Default for MctsParams {
+    fn default() -> MctsParams {
+        MctsParams {
+            exploration: 0.25,
+            rave_equivalence: 800.0,
+            rave_prior: 20.0,
+            expand_after: 1,
+            // 24-byte nodes: about 96 MB at most, well inside Botzone's 256 MB.
+            max_nodes: 4_000_000,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Node<M> {
+    mv: M,
+    expanded: bool,
+    num_children: u16,
+    first_child: u32,
+    visits: u32,
+    /// Wins of the player who made `mv`, draws counted half.
+    wins: f32,
+    rave_visits: f32,
+    rave_wins: f32,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchReport<M> {
+    /// `None` only when the side to move has no legal move.
+    pub best: Option<M>,
+    /// Estimated chance that the side to move wins, from its best move's statistics.
+    pub win_rate: f32,
+    /// Playouts run by this search.
+    pub playouts: u64,
+    /// Visits of the chosen move (including visits inherited from earlier turns).
+    pub best_visits: u32,
+    pub nodes: usize,
+    pub elapsed: Duration,
+    /// The most-visited line from the root.
+    pub principal_variation: Vec<M>,
+}
+
+pub struct Mcts<G: Playout> {
+    root_pos: G,
+    nodes: Vec<Node<G::Move>>,
+    params: MctsParams,
+    rng: SmallRng,
+    inv_sqrt_table: Vec<f32>,
+}
+
+const ROOT: usize = 0;
+
+impl<G: Playout> Mcts<G> {
+    pub fn new(root_pos: G, params: MctsParams, seed: u64) -> Mcts<G> {
+        let inv_sqrt_table = (0..4096).map(|v| 1.0 / (v as f32 + 1.0).sqrt()).collect();
+        let mut m = Mcts {
+            root_pos,
+            nodes: Vec::new(),
+            params,
+            rng: SmallRng::seed_from_u64(seed),
+            inv_sqrt_table,
+        };
+        m.reset_tree();
+        m
+    }
+
+    fn reset_tree(&mut self) {
+        self.nodes.clear();
+        self.nodes.push(Self::leaf(None));
+    }
+
+    fn leaf(mv: Option<G::Move>) -> Node<G::Move> {
+        Node {
+            // The root has no move of its own; its `mv` is never read.
+            mv: mv.unwrap_or_default(),
+            expanded: false,
+            num_children: 0,
+            first_child: 0,
+            visits: 0,
+            wins: 0.0,
+            rave_visits: 0.0,
+            rave_wins: 0.0,
+        }
+    }
+
+    pub fn root_position(&self) -> &G {
+        &self.root_pos
+    }
+
+    pub fn tree_size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Visits already accumulated at the root (non-zero after a successful `advance`).
+    pub fn root_visits(&self) -> u32 {
+        self.nodes[ROOT].visits
+    }
+
+    /// Moves the root along `m` (just played), keeping the subtree below it. Returns whether
+    /// any statistics were kept.
+    pub fn advance(&mut self, m: G::Move) -> bool {
+        let child = self.children(ROOT).find(|&c| self.nodes[c].mv == m);
+        self.root_pos.play(m);
+        match child {
+            Some(c) if self.nodes[c].visits > 0 => {
+                self.nodes = extract_subtree(&self.nodes, c);
+                true
+            }
+            _ => {
+                self.reset_tree();
+                false
+            }
+        }
+    }
+
+    /// Starts over from a new position, dropping the tree.
+    pub fn set_root(&mut self, pos: G) {
+        self.root_pos = pos;
+        self.reset_tree();
+    }
+
+    fn children(&self, n: usize) -> std::ops::Range<usize> {
+        let node = &self.nodes[n];
+        let start = node.first_child as usize;
+        start..start + node.num_children as usize
+    }
+
+    fn expand(&mut self, n: usize, pos: &mut G) {
+        let moves = pos.expansion_moves();
+        self.nodes[n].expanded = true;
+        if self.nodes.len() + moves.len() > self.params.max_nodes {
+            self.nodes[n].expanded = false;
+            return;
+        }
+        let first = self.nodes.len();
+        self.nodes
+            .extend(moves.iter().map(|&m| Self::leaf(Some(m))));
+        self.nodes[n].first_child = first as u32;
+        self.nodes[n].num_children = moves.len() as u16;
+    }
+
+    fn select_child(&self, n: usize) -> usize {
+        let p = &self.params;
+        let explore = p.exploration * (self.nodes[n].visits.max(1) as f32).ln().sqrt();
+        let inv_k = 1.0 / p.rave_equivalence;
+        let mut best = usize::MAX;
+        let mut best_score = f32::NEG_INFINITY;
+        for c in self.children(n) {
+            let ch = &self.nodes[c];
+            let visits = ch.visits as f32;
+            let rv = ch.rave_visits + p.rave_prior;
+            let rw = ch.rave_wins + 0.5 * p.rave_prior;
+            // The blend (1 - b) * wins / visits + b * rw / rv with b = rv / (rv + visits +
+            // rv * visits / k), written with a single division.
+            let blended = (ch.wins * (1.0 + rv * inv_k) + rw) / (rv + visits + rv * visits * inv_k);
+            let score = blended + explore * self.inv_sqrt(ch.visits);
+            if score > best_score {
+                best_score = score;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// 1 / sqrt(visits + 1), tabulated for the small counts that dominate the tree.
+    #[inline]
+    fn inv_sqrt(&self, visits: u32) -> f32 {
+        match self.inv_sqrt_table.get(visits as usize) {
+            Some(&v) => v,
+            None => 1.0 / (visits as f32 + 1.0).sqrt(),
+        }
+    }
+
+    /// Runs playouts until the limits say stop, then reports the most-visited move.
+    pub fn search(&mut self, limits: Limits) -> SearchReport<G::Move> {
+        let start = Instant::now();
+        let mut playouts = 0u64;
+        let mut path: Vec<(usize, Color)> = Vec::with_capacity(128);
+        if !self.nodes[ROOT].expanded {
+            let mut pos = self.root_pos.clone();
+            self.expand(ROOT, &mut pos);
+        }
+        // With a single legal move there is nothing to think about.
+        let forced = self.nodes[ROOT].num_children <= 1;
+        if !forced {
+            loop {
+                // The playout cap is exact; the clock is read every 8 playouts (a few µs).
+                if limits.max_iterations.is_some_and(|m| playouts >= m)
+                    || (playouts.is_multiple_of(8) && limits.done(playouts, Instant::now()))
+                {
+                    break;
+                }
+                self.iterate(&mut path);
+                playouts += 1;
+            }
+        }
+        self.report(playouts, start.elapsed())
+    }
+
+    fn iterate(&mut self, path: &mut Vec<(usize, Color)>) {
+        let mut pos = self.root_pos.clone();
+        let mut played = [G::Set::default(); 2];
+        path.clear();
+        let mut n = ROOT;
+        loop {
+            let mover = pos.side_to_move();
+            path.push((n, mover));
+            if !self.nodes[n].expanded {
+                if n != ROOT && self.nodes[n].visits >= self.params.expand_after {
+                    self.expand(n, &mut pos);
+                }
+                if !self.nodes[n].expanded || self.nodes[n].num_children == 0 {
+                    break;
+                }
+            } else if self.nodes[n].num_children == 0 {
+                break;
+            }
+            n = self.select_child(n);
+            let m = self.nodes[n].mv;
+            played[mover.index()].insert(G::slot(m));
+            pos.play(m);
+        }
+        let outcome = pos.rollout(&mut self.rng, &mut played);
+        self.backup(path, outcome, played);
+    }
+
+    fn backup(&mut self, path: &[(usize, Color)], outcome: Outcome, mut played: [G::Set; 2]) {
+        let score = |c: Color| match outcome {
+            Outcome::Win(w) if w == c => 1.0,
+            Outcome::Win(_) => 0.0,
+            Outcome::Draw => 0.5,
+        };
+        // Walk up from the leaf. `path[i].1` is the side to move at node `path[i].0`, i.e. the
+        // player of its children's moves; the node itself was reached by the other player.
+        for i in (0..path.len()).rev() {
+            let (n, to_move) = path[i];
+            let node = &mut self.nodes[n];
+            node.visits += 1;
+            node.wins += score(to_move.opponent());
+            if i + 1 < path.len() {
+                // Moves from this depth onward count for AMAF; add the tree move made here.
+                let m = self.nodes[path[i + 1].0].mv;
+                played[to_move.index()].insert(G::slot(m));
+            }
+            let mine = played[to_move.index()];
+            let s = score(to_move);
+            // Branch-free: about half the children match, which a branch would mispredict.
+            let range = self.children(n);
+            for ch in &mut self.nodes[range] {
+                let hit = mine.contains(G::slot(ch.mv)) as u32 as f32;
+                ch.rave_visits += hit;
+                ch.rave_wins += s * hit;
+            }
+        }
+    }
+
+    fn report(&self, playouts: u64, elapsed: Duration) -> SearchReport<G::Move> {
+        let best = self.children(ROOT).max_by_key(|&c| self.nodes[c].visits);
+        let mut pv = Vec::new();
+        let mut n = best;
+        while let Some(c) = n {
+            if self.nodes[c].visits == 0 {
+                break;
+            }
+            pv.push(self.nodes[c].mv);
+            n = self.children(c).max_by_key(|&g| self.nodes[g].visits);
+        }
+        let (win_rate, best_visits) = match best {
+            Some(c) if self.nodes[c].visits > 0 => (
+                self.nodes[c].wins / self.nodes[c].visits as f32,
+                self.nodes[c].visits,
+            ),
+            _ => (0.5, 0),
+        };
+        SearchReport {
+            best: best.map(|c| self.nodes[c].mv),
+            win_rate,
+            playouts,
+            best_visits,
+            nodes: self.nodes.len(),
+            elapsed,
+            principal_variation: pv,
+        }
+    }
+}
+
+/// Copies the subtree rooted at `root` into a fresh arena, with `root` at index 0.
+fn extract_subtree<M: Copy>(nodes: &[Node<M>], root: usize) -> Vec<Node<M>> {
+    let mut out = vec![nodes[root].clone()];
+    let mut queue = std::collections::VecDeque::from([(root, 0usize)]);
+    while let Some((old, new)) = queue.pop_front() {
+        let node = &nodes[old];
+        let first = out.len();
+        // Set even without children: an empty range must still start inside the arena.
+        out[new].first_child = first as u32;
+        for i in 0..node.num_children as usize {
+            let child = node.first_child as usize + i;
+            out.push(nodes[child].clone());
+            queue.push_back((child, first + i));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::nogo::{Nogo, NogoRules};
+
+    /// Searching, re-rooting on the moves played and searching again keeps a consistent tree.
+    #[test]
+    fn tree_survives_many_advances() {
+        let mut mcts = Mcts::new(Nogo::new(NogoRules::default()), MctsParams::default(), 5);
+        let mut pos = Nogo::new(NogoRules::default());
+        while pos.outcome().is_none() {
+            let report = mcts.search(Limits::iterations(300));
+            let m = report.best.expect("a legal move exists");
+            assert!(pos.is_legal(m));
+            mcts.advance(m);
+            pos.play(m);
+            assert_eq!(mcts.root_position().hash(), pos.hash());
+            for n in 0..mcts.nodes.len() {
+                let r = mcts.children(n);
+                assert!(
+                    r.end <= mcts.nodes.len(),
+                    "node {n} children {r:?} of {}",
+                    mcts.nodes.len()
+                );
+            }
+        }
+    }
+}
