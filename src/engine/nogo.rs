@@ -8,7 +8,7 @@
 //! how NoGo endgames are counted. Illegality is permanent, so each point's ban is found once.
 
 use super::{Decision, Engine};
-use crate::game::bitset::{bits, select};
+use crate::game::bitset::{bit, bits, select};
 use crate::game::nogo::{Nogo, Point, CENTRE};
 use crate::game::{Color, Game, Outcome};
 use crate::search::clock::Limits;
@@ -46,7 +46,7 @@ impl Playout for Nogo {
         self.refresh_bans(me);
         let mut open = self.empty() & !self.banned(me);
         if self.ply() == 0 && self.rules().centre_ban {
-            open &= !(1u128 << CENTRE);
+            open &= !bit(CENTRE as usize);
         }
         bits(open).map(|p| p as Point).collect()
     }
@@ -146,7 +146,7 @@ fn rollout_body(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> O
             return Outcome::Win(Color::White);
         }
         let p = pick(rng, legal);
-        played[0] |= 1u128 << p;
+        played[0] |= bit(p as usize);
         pos.place(p);
     }
     loop {
@@ -159,17 +159,14 @@ fn rollout_body(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> O
             let p = pick(rng, contested);
             let allowed = pos.stone_rules_allow_both(p);
             let (mine, theirs) = (allowed[me.index()], allowed[them.index()]);
-            if !mine {
-                pos.ban(me, p);
-            }
-            if !theirs {
-                pos.ban(them, p);
-            }
+            // Record what was learnt without branching on it (these outcomes are unpredictable).
+            pos.ban_where(me, p, !mine);
+            pos.ban_where(them, p, !theirs);
             if mine && theirs {
                 chosen = Some(p);
                 break;
             }
-            contested &= !(1u128 << p);
+            contested &= !(bit(p as usize));
         }
         if chosen.is_none() {
             // No contested point is left: every point still open to `me` is its own reserve.
@@ -181,12 +178,12 @@ fn rollout_body(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> O
                     break;
                 }
                 pos.ban(me, p);
-                reserve &= !(1u128 << p);
+                reserve &= !(bit(p as usize));
             }
         }
         match chosen {
             Some(p) => {
-                played[me.index()] |= 1u128 << p;
+                played[me.index()] |= bit(p as usize);
                 pos.place(p);
             }
             None => return Outcome::Win(them),

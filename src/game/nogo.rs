@@ -7,7 +7,7 @@
 //! and a point that is illegal for a colour stays illegal for the rest of the game; `ban` keeps
 //! those points per colour so that they are never examined twice (see `refresh_bans`).
 
-use super::bitset::bits;
+use super::bitset::{bit, bits};
 use super::zobrist;
 use super::{Color, Game, IllegalMove, Outcome};
 
@@ -36,13 +36,15 @@ pub fn coords(p: Point) -> (usize, usize) {
     (p as usize % SIZE, p as usize / SIZE)
 }
 
-/// Exactly one bit set, without a population count.
+/// All ones when exactly one bit of `set` is set, else zero; no population count, no branch.
 #[inline(always)]
-fn is_single(set: u128) -> bool {
-    set != 0 && set & (set - 1) == 0
+fn single_mask(set: u128) -> u128 {
+    let single = (set != 0) & (set & set.wrapping_sub(1) == 0);
+    0u128.wrapping_sub(single as u128)
 }
 
-const fn bit(p: usize) -> u128 {
+/// The set holding only `p` (at compile time too).
+const fn const_bit(p: usize) -> u128 {
     1u128 << p
 }
 
@@ -64,22 +66,22 @@ const TABLES: Tables = {
         let (x, y) = (p % SIZE, p / SIZE);
         let mut n = 0;
         if x > 0 {
-            t.mask[p] |= bit(p - 1);
+            t.mask[p] |= const_bit(p - 1);
             t.list[p][n] = (p - 1) as u8;
             n += 1;
         }
         if x + 1 < SIZE {
-            t.mask[p] |= bit(p + 1);
+            t.mask[p] |= const_bit(p + 1);
             t.list[p][n] = (p + 1) as u8;
             n += 1;
         }
         if y > 0 {
-            t.mask[p] |= bit(p - SIZE);
+            t.mask[p] |= const_bit(p - SIZE);
             t.list[p][n] = (p - SIZE) as u8;
             n += 1;
         }
         if y + 1 < SIZE {
-            t.mask[p] |= bit(p + SIZE);
+            t.mask[p] |= const_bit(p + SIZE);
             t.list[p][n] = (p + SIZE) as u8;
             n += 1;
         }
@@ -105,16 +107,16 @@ pub fn neighbour_mask(p: Point) -> u128 {
 #[derive(Clone)]
 pub struct Nogo {
     stones: [u128; 2],
-    /// Points known to be illegal for each colour, for good (occupied points are not included).
+    /// Points known to be illegal for each colour, for good. A bit may stay set after the point
+    /// is filled; every reader masks with `empty()`.
     ban: [u128; 2],
     /// Points that are the last liberty of some group of that colour. A group in atari can only
     /// gain liberties by a stone on that very point, so a point joins this set for good (until
     /// it is filled): the capture test is one bit test.
     atari: [u128; 2],
-    /// Union-find parent of each occupied point.
-    parent: [u8; POINTS],
-    /// Group size at roots (union by size).
-    size: [u8; POINTS],
+    /// The root (representative point) of each occupied point's group. Kept flat: a merge
+    /// relabels the absorbed group, so a look-up is a single load, with no loop to mispredict.
+    root: [u8; POINTS],
     /// Liberties of the group, valid at roots.
     libs: [u128; POINTS],
     to_move: Color,
@@ -129,8 +131,7 @@ impl Nogo {
             stones: [0; 2],
             ban: [0; 2],
             atari: [0; 2],
-            parent: [0; POINTS],
-            size: [0; POINTS],
+            root: [0; POINTS],
             libs: [0; POINTS],
             to_move: Color::Black,
             ply: 0,
@@ -170,12 +171,15 @@ impl Nogo {
         self.ban[c.index()] |= bit(p as usize);
     }
 
+    /// Bans `p` for `c` if `cond`, without a branch.
     #[inline(always)]
-    fn find(&self, mut p: usize) -> usize {
-        while self.parent[p] as usize != p {
-            p = self.parent[p] as usize;
-        }
-        p
+    pub fn ban_where(&mut self, c: Color, p: Point, cond: bool) {
+        self.ban[c.index()] |= bit(p as usize) & 0u128.wrapping_sub(cond as u128);
+    }
+
+    #[inline(always)]
+    fn find(&self, p: usize) -> usize {
+        self.root[p] as usize
     }
 
     /// Liberties of the group holding the stone at `p`.
@@ -197,10 +201,15 @@ impl Nogo {
             return true;
         }
         // Surrounded by stones: legal only if a friendly neighbour group has another liberty.
-        let me = self.stones[c.index()];
-        TABLES.list[p][..TABLES.count[p] as usize]
-            .iter()
-            .any(|&q| me & bit(q as usize) != 0 && self.libs[self.find(q as usize)] != pb)
+        let mut friends = TABLES.mask[p] & self.stones[c.index()];
+        while friends != 0 {
+            let q = friends.trailing_zeros() as usize;
+            friends &= friends - 1;
+            if self.libs[self.find(q)] != pb {
+                return true;
+            }
+        }
+        false
     }
 
     /// `stone_rules_allow` for both colours at once (the playout asks both about each point):
@@ -269,53 +278,54 @@ impl Nogo {
     #[inline(always)]
     pub fn place(&mut self, p: Point) {
         let c = self.to_move;
+        let o = c.opponent();
         let p = p as usize;
         let pb = bit(p);
         debug_assert!(self.empty() & pb != 0, "place on an occupied point");
         self.stones[c.index()] |= pb;
-        let empty = self.empty();
-        let mut libs = TABLES.mask[p] & empty;
-        let mut root = p;
-        self.parent[p] = p as u8;
-        self.size[p] = 1;
-        let mine = self.stones[c.index()];
-        for &q in &TABLES.list[p][..TABLES.count[p] as usize] {
-            let q = q as usize;
-            let qb = bit(q);
-            if mine & qb != 0 {
-                let r = self.find(q);
-                // Path compression: the next look-up from this stone takes one step.
-                self.parent[q] = r as u8;
-                if r == root {
-                    continue;
-                }
-                libs |= self.libs[r];
-                // Union by size keeps the trees shallow without path compression.
-                let (big, small) = if self.size[r] >= self.size[root] {
-                    (r, root)
-                } else {
-                    (root, r)
-                };
-                self.parent[small] = big as u8;
-                self.size[big] = self.size[big].saturating_add(self.size[small]);
-                root = big;
-            } else if empty & qb == 0 {
-                let r = self.find(q);
-                self.parent[q] = r as u8;
-                self.libs[r] &= !pb;
-                if is_single(self.libs[r]) {
-                    self.atari[c.opponent().index()] |= self.libs[r];
-                }
+        let near = TABLES.mask[p];
+        // Opposing neighbours lose the liberty `p`; one left to any of them makes it an atari point.
+        let mut enemies = near & self.stones[o.index()];
+        while enemies != 0 {
+            let r = self.find(enemies.trailing_zeros() as usize);
+            enemies &= enemies - 1;
+            let l = self.libs[r] & !pb;
+            self.libs[r] = l;
+            self.atari[o.index()] |= l & single_mask(l);
+        }
+        // The new stone joins every friendly neighbour group; the first one's root stays root.
+        let mut libs = near & self.empty();
+        let mut friends = near & self.stones[c.index()];
+        let root = if friends != 0 {
+            self.find(friends.trailing_zeros() as usize)
+        } else {
+            p
+        };
+        self.root[p] = root as u8;
+        while friends != 0 {
+            let r = self.find(friends.trailing_zeros() as usize);
+            friends &= friends - 1;
+            libs |= self.libs[r];
+            if r != root {
+                self.relabel(r as u8, root as u8);
             }
         }
         libs &= !pb;
         self.libs[root] = libs;
-        if is_single(libs) {
-            self.atari[c.index()] |= libs;
-        }
+        self.atari[c.index()] |= libs & single_mask(libs);
         self.hash ^= KEYS[c.index()][p] ^ zobrist::WHITE_TO_MOVE;
-        self.to_move = c.opponent();
+        self.to_move = o;
         self.ply += 1;
+    }
+
+    /// Points every stone of group `from` at root `to`: one pass over 81 bytes, which the
+    /// compiler turns into a few vector compares. Empty points' entries are meaningless, so
+    /// rewriting them does no harm.
+    #[inline(always)]
+    fn relabel(&mut self, from: u8, to: u8) {
+        for r in self.root.iter_mut() {
+            *r = if *r == from { to } else { *r };
+        }
     }
 }
 

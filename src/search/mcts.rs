@@ -8,6 +8,7 @@
 //! The tree can be kept between turns: `advance` re-roots it on the moves actually played.
 
 use super::clock::Limits;
+use crate::game::bitset::bit;
 use crate::game::{Color, Game, Outcome};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -22,11 +23,11 @@ pub trait MoveSet: Copy + Default {
 impl MoveSet for u128 {
     #[inline]
     fn insert(&mut self, slot: usize) {
-        *self |= 1u128 << slot;
+        *self |= bit(slot);
     }
     #[inline]
     fn contains(&self, slot: usize) -> bool {
-        *self >> slot & 1 != 0
+        *self & bit(slot) != 0
     }
 }
 
