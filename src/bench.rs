@@ -30,8 +30,8 @@ impl BenchLine {
     }
 }
 
-/// The first 40 moves of a fixed game (a random legal game, frozen here so the positions never
-/// change with the code), as Botzone (x, y) pairs.
+/// The first 40 moves of a fixed game, spread over the whole board, as Botzone (x, y) pairs;
+/// written out here so that the bench positions never change with the code.
 const NOGO_GAME: [(usize, usize); 40] = [
     (2, 2),
     (6, 6),

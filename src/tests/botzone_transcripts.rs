@@ -146,7 +146,7 @@ fn record_transcripts() {
             let mut text = format!(
                 "# A complete NoGo game of stonebrain ({}) against a random player over Botzone's {} mode.\n\
                  # '>' lines go to the bot, '<' lines come back; each 'turn' in a full-history mode is a\n\
-                 # fresh process. Replayed by tests/botzone_transcripts.rs.\n",
+                 # fresh process. Replayed by src/tests/botzone_transcripts.rs.\n",
                 color.name(),
                 mode.name()
             );
