@@ -249,6 +249,19 @@ impl<G: BotzoneMove> BotzoneJson<G> {
     }
 }
 
+/// Every answer ends alike: it is counted, and in keep-running mode the marker follows it.
+fn finish_answer(
+    config: &BotzoneConfig,
+    answered: &mut usize,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    *answered += 1;
+    if config.keep_running {
+        writeln!(out, "{KEEP_RUNNING_MARKER}")?;
+    }
+    Ok(())
+}
+
 /// Truncates on a character boundary.
 fn clip(mut s: String, max: usize) -> String {
     if s.len() > max {
@@ -319,22 +332,14 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneJson<G> {
             "debug": debug_text(Some(decision), warnings, None),
         });
         writeln!(out, "{answer}")?;
-        self.answered += 1;
-        if self.config.keep_running {
-            writeln!(out, "{KEEP_RUNNING_MARKER}")?;
-        }
-        Ok(())
+        finish_answer(&self.config, &mut self.answered, out)
     }
 
     fn write_error(&mut self, out: &mut dyn Write, message: &str) -> std::io::Result<()> {
         // No position, so no move: say why in the place Botzone keeps.
         let answer = json!({ "response": Value::Null, "debug": debug_text::<G::Move>(None, &[], Some(message)) });
         writeln!(out, "{answer}")?;
-        self.answered += 1;
-        if self.config.keep_running {
-            writeln!(out, "{KEEP_RUNNING_MARKER}")?;
-        }
-        Ok(())
+        finish_answer(&self.config, &mut self.answered, out)
     }
 
     fn done_after_answer(&self) -> bool {
@@ -447,21 +452,13 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneSimple<G> {
     ) -> std::io::Result<()> {
         writeln!(out, "{}", G::move_to_simple(decision.mv))?;
         writeln!(out, "{}", debug_text(Some(decision), warnings, None))?;
-        self.answered += 1;
-        if self.config.keep_running {
-            writeln!(out, "{KEEP_RUNNING_MARKER}")?;
-        }
-        Ok(())
+        finish_answer(&self.config, &mut self.answered, out)
     }
 
     fn write_error(&mut self, out: &mut dyn Write, message: &str) -> std::io::Result<()> {
         writeln!(out, "{}", G::move_to_simple(None))?;
         writeln!(out, "{}", debug_text::<G::Move>(None, &[], Some(message)))?;
-        self.answered += 1;
-        if self.config.keep_running {
-            writeln!(out, "{KEEP_RUNNING_MARKER}")?;
-        }
-        Ok(())
+        finish_answer(&self.config, &mut self.answered, out)
     }
 
     fn done_after_answer(&self) -> bool {
