@@ -4,10 +4,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use stonebrain::arena::{nogo_match, PlayerSpec};
+use stonebrain::arena::cli::{ArenaArgs, BracketArgs};
 use stonebrain::engine::nogo::{NogoConfig, NogoEngine};
 use stonebrain::game::nogo::{Nogo, NogoRules};
-use stonebrain::game::{Color, Outcome};
 use stonebrain::protocol::botzone::{BotzoneConfig, BotzoneJson, BotzoneSimple};
 use stonebrain::protocol::detect::choose_game;
 use stonebrain::protocol::session::Session;
@@ -38,24 +37,10 @@ enum Command {
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
     },
-    /// Play built-in players against each other (random, mcts:<N>ms, mcts:<N>p).
-    Match {
-        game: GameArg,
-        /// Player A.
-        a: PlayerSpec,
-        /// Player B.
-        b: PlayerSpec,
-        #[arg(long, default_value_t = 40)]
-        games: u32,
-        /// Games played at once.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Black's first move may not be the centre (NoGo class rule).
-        #[arg(long)]
-        centre_ban: bool,
-    },
+    /// Referee a match between two engines over their real protocols.
+    Arena(ArenaArgs),
+    /// Run a seeded single-elimination bracket, with an HTML report.
+    Bracket(BracketArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -122,15 +107,8 @@ fn main() -> ExitCode {
             json,
             seconds,
         }) => bench(game.kind(), json, seconds),
-        Some(Command::Match {
-            game,
-            a,
-            b,
-            games,
-            threads,
-            seed,
-            centre_ban,
-        }) => run_match(game.kind(), a, b, games, threads, seed, centre_ban),
+        Some(Command::Arena(args)) => report_error(stonebrain::arena::cli::arena(&args)),
+        Some(Command::Bracket(args)) => report_error(stonebrain::arena::cli::bracket(&args)),
     }
 }
 
@@ -161,48 +139,14 @@ fn bench(game: GameKind, json: bool, seconds: f64) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn run_match(
-    game: GameKind,
-    a: PlayerSpec,
-    b: PlayerSpec,
-    games: u32,
-    threads: usize,
-    seed: u64,
-    centre_ban: bool,
-) -> ExitCode {
-    if game != GameKind::Nogo {
-        eprintln!(
-            "stonebrain: match {} is not available in this build yet",
-            game.name()
-        );
-        return ExitCode::from(2);
+fn report_error(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("stonebrain: {e}");
+            ExitCode::from(2)
+        }
     }
-    let report = |g: u32, a_color: Color, outcome: Outcome| {
-        let result = match outcome {
-            Outcome::Win(c) if c == a_color => "A wins",
-            Outcome::Win(_) => "B wins",
-            Outcome::Draw => "draw",
-        };
-        eprintln!("game {:>3}: A ({a}) {} - {result}", g + 1, a_color.name());
-    };
-    let score = nogo_match(
-        a,
-        b,
-        games,
-        threads,
-        NogoRules { centre_ban },
-        seed,
-        &report,
-    );
-    println!(
-        "{a} vs {b}: {} wins, {} draws, {} losses for {a} in {} games ({:.1}%)",
-        score.wins,
-        score.draws,
-        score.losses,
-        score.games(),
-        100.0 * score.ratio()
-    );
-    ExitCode::SUCCESS
 }
 
 fn protocol_kind(p: ProtocolArg) -> ProtocolKind {

@@ -1,10 +1,13 @@
 //! Matches and tournaments between players: built-in ones and external programs spoken to over
 //! their real platform protocols, refereed by the project's own rules.
 
+pub mod botzone_player;
 pub mod bracket;
+pub mod cli;
+pub mod duel;
+pub mod player;
+pub mod process;
 pub mod record;
+pub mod referee;
 pub mod report;
-pub mod selfplay;
 pub mod stats;
-
-pub use selfplay::*;

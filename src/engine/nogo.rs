@@ -286,27 +286,4 @@ mod tests {
             assert_ne!(d.mv, Some(point(4, 4)));
         }
     }
-
-    #[test]
-    fn beats_random_play_from_both_sides() {
-        use crate::arena::{play_nogo_game, PlayerSpec};
-        use crate::game::{Color, Outcome};
-        for seed in 0..6 {
-            let (black, white, winner) = if seed % 2 == 0 {
-                (
-                    PlayerSpec::MctsPlayouts(1500),
-                    PlayerSpec::Random,
-                    Color::Black,
-                )
-            } else {
-                (
-                    PlayerSpec::Random,
-                    PlayerSpec::MctsPlayouts(1500),
-                    Color::White,
-                )
-            };
-            let (outcome, moves) = play_nogo_game(black, white, NogoRules::default(), seed);
-            assert_eq!(outcome, Outcome::Win(winner), "game {seed}: {moves:?}");
-        }
-    }
 }

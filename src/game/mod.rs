@@ -65,7 +65,7 @@ impl std::fmt::Display for IllegalMove {
 /// The contract every game implements, and the only thing the generic search, the arena and the
 /// console see of a game. Engines may use game-specific fast paths behind it.
 pub trait Game: Clone + Send + 'static {
-    type Move: Copy + Eq + Hash + Debug + Default + Send + 'static;
+    type Move: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static;
 
     fn side_to_move(&self) -> Color;
     /// Every legal move for the side to move (empty when the game is over).

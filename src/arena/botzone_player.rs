@@ -1,0 +1,237 @@
+//! An external bot spoken to as Botzone speaks to it (see `protocols/arena.md`):
+//! - full history: a fresh process every turn, given the whole game, one answer, then it exits;
+//! - keep-running: one process; after each answer it must print the keep-running marker, is then
+//!   frozen (SIGSTOP) until its next turn (SIGCONT), and gets only the opponent's last move.
+//!
+//! Both in JSON and in the simple (line) interaction.
+
+use super::player::{Answer, ArenaGame, Player, Turn};
+use super::process::{BotProcess, ReadFailure};
+use super::record::EndReason;
+use crate::game::Color;
+use crate::protocol::botzone::KEEP_RUNNING_MARKER;
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+/// After its answer, a keep-running bot gets this long to print the marker.
+const MARKER_GRACE: Duration = Duration::from_secs(2);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotzoneMode {
+    pub keep_running: bool,
+    pub simple: bool,
+}
+
+impl BotzoneMode {
+    /// The arena's protocol names: botzone, botzone-keep-running, botzone-simple,
+    /// botzone-simple-keep-running.
+    pub fn from_name(name: &str) -> Option<BotzoneMode> {
+        match name {
+            "botzone" => Some(BotzoneMode {
+                keep_running: false,
+                simple: false,
+            }),
+            "botzone-keep-running" => Some(BotzoneMode {
+                keep_running: true,
+                simple: false,
+            }),
+            "botzone-simple" => Some(BotzoneMode {
+                keep_running: false,
+                simple: true,
+            }),
+            "botzone-simple-keep-running" => Some(BotzoneMode {
+                keep_running: true,
+                simple: true,
+            }),
+            _ => None,
+        }
+    }
+}
+
+pub struct BotzonePlayer {
+    name: String,
+    command: String,
+    mode: BotzoneMode,
+    color: Color,
+    /// The kept-running process, between turns.
+    kept: Option<BotProcess>,
+}
+
+impl BotzonePlayer {
+    pub fn new(name: &str, command: &str, mode: BotzoneMode) -> BotzonePlayer {
+        BotzonePlayer {
+            name: name.to_string(),
+            command: command.to_string(),
+            mode,
+            color: Color::Black,
+            kept: None,
+        }
+    }
+
+    /// Botzone's view of the game from this player's seat: requests are the opponent's moves
+    /// (Black's first request is "no move"), responses its own.
+    fn split<G: ArenaGame>(&self, history: &[G::Move]) -> (Vec<Option<G::Move>>, Vec<G::Move>) {
+        let mine = |i: usize| i.is_multiple_of(2) == (self.color == Color::Black);
+        let mut requests: Vec<Option<G::Move>> = Vec::new();
+        if self.color == Color::Black {
+            requests.push(None);
+        }
+        requests.extend(
+            history
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !mine(*i))
+                .map(|(_, &m)| Some(m)),
+        );
+        let responses = history
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mine(*i))
+            .map(|(_, &m)| m)
+            .collect();
+        (requests, responses)
+    }
+
+    fn full_input<G: ArenaGame>(&self, history: &[G::Move]) -> String {
+        let (requests, responses) = self.split::<G>(history);
+        if self.mode.simple {
+            let mut lines = vec![requests.len().to_string()];
+            for (i, r) in requests.iter().enumerate() {
+                lines.push(G::move_to_simple(*r));
+                if let Some(&resp) = responses.get(i) {
+                    lines.push(G::move_to_simple(Some(resp)));
+                }
+            }
+            lines.join("\n") + "\n"
+        } else {
+            let requests: Vec<Value> = requests.iter().map(|&r| G::move_to_json(r)).collect();
+            let responses: Vec<Value> = responses
+                .iter()
+                .map(|&r| G::move_to_json(Some(r)))
+                .collect();
+            serde_json::json!({ "requests": requests, "responses": responses }).to_string() + "\n"
+        }
+    }
+
+    fn bare_request<G: ArenaGame>(&self, m: Option<G::Move>) -> String {
+        if self.mode.simple {
+            G::move_to_simple(m) + "\n"
+        } else {
+            G::move_to_json(m).to_string() + "\n"
+        }
+    }
+
+    /// Reads the answer line and turns it into a move.
+    fn read_answer<G: ArenaGame>(
+        &self,
+        process: &mut BotProcess,
+        deadline: Instant,
+    ) -> Result<G::Move, EndReason> {
+        let line = match process.read_line(deadline) {
+            Ok(line) => line,
+            Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
+            Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
+        };
+        let parsed = if self.mode.simple {
+            G::move_from_simple(&line)
+        } else {
+            match serde_json::from_str::<Value>(&line) {
+                // Botzone accepts either {"response": move, ...} or the bare move.
+                Ok(v) => G::move_from_json(v.get("response").unwrap_or(&v)),
+                Err(e) => Err(format!("not JSON ({e})")),
+            }
+        };
+        match parsed {
+            Ok(Some(m)) => Ok(m),
+            Ok(None) => Err(EndReason::IllegalMove("passed (-1,-1)".to_string())),
+            Err(e) => Err(EndReason::Garbage(format!("{}: {e}", clip(&line)))),
+        }
+    }
+
+    /// A keep-running bot's output after its answer: lines up to the marker (debug, data).
+    fn read_marker(process: &mut BotProcess) -> Result<(), EndReason> {
+        let deadline = Instant::now() + MARKER_GRACE;
+        loop {
+            match process.read_line(deadline) {
+                Ok(line) if line.trim() == KEEP_RUNNING_MARKER => return Ok(()),
+                Ok(_) => continue,
+                Err(_) => return Err(EndReason::MissingMarker),
+            }
+        }
+    }
+
+    fn turn_full_history<G: ArenaGame>(
+        &mut self,
+        turn: &Turn<'_, G>,
+        start: Instant,
+    ) -> Result<G::Move, EndReason> {
+        let deadline = start + turn.budget;
+        let mut process =
+            BotProcess::spawn(&self.command).map_err(|e| EndReason::StartFailed(e.to_string()))?;
+        process.send(&self.full_input::<G>(turn.history))?;
+        if !self.mode.keep_running {
+            process.close_input();
+            return self.read_answer::<G>(&mut process, deadline);
+        }
+        let m = self.read_answer::<G>(&mut process, deadline)?;
+        Self::read_marker(&mut process)?;
+        process.freeze();
+        self.kept = Some(process);
+        Ok(m)
+    }
+
+    fn turn_kept<G: ArenaGame>(
+        &mut self,
+        turn: &Turn<'_, G>,
+        start: Instant,
+    ) -> Result<G::Move, EndReason> {
+        let mut process = self.kept.take().expect("a kept process");
+        process.thaw();
+        let last = turn.history.last().copied();
+        process.send(&self.bare_request::<G>(last))?;
+        let m = self.read_answer::<G>(&mut process, start + turn.budget)?;
+        Self::read_marker(&mut process)?;
+        process.freeze();
+        self.kept = Some(process);
+        Ok(m)
+    }
+}
+
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(80).collect();
+    if out.len() < s.len() {
+        out.push_str("...");
+    }
+    format!("{out:?}")
+}
+
+impl<G: ArenaGame> Player<G> for BotzonePlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, color: Color) -> Result<(), EndReason> {
+        self.color = color;
+        self.kept = None;
+        Ok(())
+    }
+
+    fn play(&mut self, turn: Turn<'_, G>) -> Answer<G::Move> {
+        // The clock runs from the moment we start talking to the bot (process start included in
+        // full-history mode, as on Botzone).
+        let start = Instant::now();
+        let result = if self.kept.is_some() {
+            self.turn_kept(&turn, start)
+        } else {
+            self.turn_full_history(&turn, start)
+        };
+        if result.is_err() {
+            self.kept = None;
+        }
+        (result, start.elapsed())
+    }
+
+    fn end_game(&mut self) {
+        self.kept = None;
+    }
+}

@@ -1,0 +1,390 @@
+//! The `arena` and `bracket` commands: options, progress on the terminal, files written.
+
+use super::bracket::{parse_entrants, run_bracket, Bracket, BracketConfig, Series};
+use super::duel::{parse_openings, run_match, EngineSpec, MatchConfig, MatchGame};
+use super::player::ArenaGame;
+use super::referee::TimeControl;
+use super::report::bracket_html;
+use super::stats::{elo_estimate, likelihood_of_superiority, parse_sprt, Tally};
+use crate::game::nogo::Nogo;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct ArenaArgs {
+    /// The game (engines for Gomoku and Connect6 plug in as they land).
+    #[arg(long, default_value = "nogo")]
+    pub game: String,
+    /// An engine: `name=N cmd="COMMAND" [proto=botzone|botzone-keep-running|botzone-simple|
+    /// botzone-simple-keep-running]`, or `name=N builtin=random|mcts:<N>ms|mcts:<N>p`. Twice.
+    #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    pub engines: Vec<String>,
+    /// A JSON file listing the engines instead: [{"name":..,"cmd":..,"proto":..}, ...].
+    #[arg(long = "engines")]
+    pub engines_file: Option<PathBuf>,
+    #[arg(long, default_value_t = 2)]
+    pub games: u32,
+    /// Games played at once (each in its own processes).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Seconds per side for the whole game.
+    #[arg(long)]
+    pub tc: Option<f64>,
+    /// Seconds per move.
+    #[arg(long = "tc-move")]
+    pub tc_move: Option<f64>,
+    /// Starting positions, one a line as `x,y x,y ...`; each is played with both colours.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write every game as a JSON line here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Stop early by a sequential test: `elo0=0 elo1=10 [alpha=0.05 beta=0.05]`.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// NoGo class rule: Black's first move may not be the centre.
+    #[arg(long)]
+    pub centre_ban: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct BracketArgs {
+    #[arg(long, default_value = "nogo")]
+    pub game: String,
+    /// Entrants: lines `seed,name,protocol,command` (protocol `builtin` takes a built-in player
+    /// as command), or a JSON list of {"name","command","protocol","seed"}.
+    #[arg(long)]
+    pub entrants: PathBuf,
+    #[arg(long, default_value = "Elimination bracket")]
+    pub title: String,
+    /// Best-of for every round before the final.
+    #[arg(long = "best-of", default_value_t = 1)]
+    pub best_of: u32,
+    /// Best-of for the final.
+    #[arg(long = "final-best-of", default_value_t = 3)]
+    pub final_best_of: u32,
+    /// This bracket is the grand final of several classes: its final is best-of N (5 in seed 003).
+    #[arg(long = "grand-final")]
+    pub grand_final: Option<u32>,
+    /// Seconds per side for the whole game.
+    #[arg(long, default_value_t = 180.0)]
+    pub tc: f64,
+    /// Seconds per move, if any.
+    #[arg(long = "tc-move")]
+    pub tc_move: Option<f64>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Series played at once within a round.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Results as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// The HTML report (bracket tree, every game, final positions).
+    #[arg(long)]
+    pub html: Option<PathBuf>,
+    #[arg(long)]
+    pub centre_ban: bool,
+}
+
+fn seconds(s: Option<f64>) -> Result<Option<Duration>, String> {
+    s.map(|s| Duration::try_from_secs_f64(s).map_err(|_| format!("bad number of seconds: {s}")))
+        .transpose()
+}
+
+fn check_game(game: &str) -> Result<(), String> {
+    match game {
+        "nogo" => Ok(()),
+        "gomoku" | "connect6" => Err(format!(
+            "the arena cannot play {game} yet: its engine has not landed"
+        )),
+        other => Err(format!("unknown game {other:?}: nogo, gomoku or connect6")),
+    }
+}
+
+/// `stonebrain arena`.
+pub fn arena(args: &ArenaArgs) -> Result<(), String> {
+    check_game(&args.game)?;
+    let mut engines: Vec<EngineSpec> = group_engine_pieces(&args.engines)
+        .iter()
+        .map(|e| EngineSpec::parse(e))
+        .collect::<Result<_, _>>()?;
+    if let Some(file) = &args.engines_file {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        engines.extend(EngineSpec::parse_file(&text)?);
+    }
+    if engines.len() != 2 {
+        return Err(format!(
+            "a match needs exactly two engines, {} given",
+            engines.len()
+        ));
+    }
+    let openings = match &args.openings {
+        Some(f) => {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+            parse_openings::<Nogo>(&text, args.centre_ban)?
+        }
+        None => Vec::new(),
+    };
+    let sprt = match &args.sprt {
+        Some(parts) => Some(parse_sprt(
+            &parts.iter().map(String::as_str).collect::<Vec<_>>(),
+        )?),
+        None => None,
+    };
+    let config = MatchConfig {
+        games: args.games,
+        concurrency: args.concurrency,
+        tc: TimeControl {
+            per_move: seconds(args.tc_move)?,
+            per_game: seconds(args.tc)?,
+        },
+        seed: args.seed,
+        centre_ban: args.centre_ban,
+        sprt,
+    };
+    let mut out = match &args.out {
+        Some(p) => Some(
+            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let (a, b) = (&engines[0], &engines[1]);
+    let bar = progress_bar(args.games as u64);
+    let lines = std::sync::Mutex::new(Vec::new());
+    let on_game = |g: &MatchGame, t: Tally| {
+        let r = &g.record;
+        bar.set_message(format!(
+            "{} vs {}: W-D-L {}-{}-{}",
+            a.name, b.name, t.wins, t.draws, t.losses
+        ));
+        bar.inc(1);
+        if bar.is_hidden() {
+            eprintln!(
+                "game {:>4}: {} (black) vs {} (white): {} ({}), {} moves",
+                g.index + 1,
+                r.black,
+                r.white,
+                r.result_text(),
+                r.reason.describe(),
+                r.moves.len()
+            );
+        }
+        lines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(r.to_json().to_string());
+    };
+    let (tally, _games) = run_match::<Nogo>(a, b, &openings, &config, &on_game)?;
+    bar.finish_and_clear();
+    if let Some(f) = &mut out {
+        for line in lines.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            writeln!(f, "{line}").map_err(|e| format!("cannot write games: {e}"))?;
+        }
+    }
+    print_summary(a, b, tally, &config);
+    Ok(())
+}
+
+/// Splits the pieces of all `--engine` options into one list per engine: clap hands them over
+/// as one list, and a key seen again (`name=` of the second engine, say) starts the next engine.
+pub fn group_engine_pieces(pieces: &[String]) -> Vec<Vec<String>> {
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for piece in pieces {
+        let key = piece.split('=').next().unwrap_or("");
+        let repeats = groups
+            .last()
+            .is_some_and(|g| g.iter().any(|p| p.split('=').next() == Some(key)));
+        if groups.is_empty() || repeats {
+            groups.push(Vec::new());
+        }
+        groups
+            .last_mut()
+            .expect("a group exists")
+            .push(piece.clone());
+    }
+    groups
+}
+
+fn progress_bar(len: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise}]")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn print_summary(a: &EngineSpec, b: &EngineSpec, t: Tally, config: &MatchConfig) {
+    println!("{} vs {}: {} games", a.name, b.name, t.games());
+    println!(
+        "W-D-L {}-{}-{} for {}, score {:.1}%",
+        t.wins,
+        t.draws,
+        t.losses,
+        a.name,
+        100.0 * t.score()
+    );
+    if let Some(e) = elo_estimate(t) {
+        println!(
+            "Elo difference {:+.1} (95% interval {:+.1} to {:+.1})",
+            e.elo, e.lower, e.upper
+        );
+    }
+    println!(
+        "likelihood of superiority {:.1}%",
+        100.0 * likelihood_of_superiority(t)
+    );
+    if let Some(s) = config.sprt {
+        let (lower, upper) = s.bounds();
+        println!(
+            "SPRT elo0={} elo1={}: LLR {:.2} (bounds {:.2}, {:.2}): {}",
+            s.elo0,
+            s.elo1,
+            s.llr(t),
+            lower,
+            upper,
+            s.verdict(t)
+        );
+    }
+}
+
+/// `stonebrain bracket`.
+pub fn bracket(args: &BracketArgs) -> Result<(), String> {
+    check_game(&args.game)?;
+    let text = std::fs::read_to_string(&args.entrants)
+        .map_err(|e| format!("cannot read {}: {e}", args.entrants.display()))?;
+    let entrants = parse_entrants(&text)?;
+    let config = BracketConfig {
+        title: args.title.clone(),
+        best_of: args.best_of.max(1),
+        final_best_of: args.grand_final.unwrap_or(args.final_best_of).max(1),
+        tc: TimeControl {
+            per_move: seconds(args.tc_move)?,
+            per_game: seconds(Some(args.tc))?,
+        },
+        seed: args.seed,
+        centre_ban: args.centre_ban,
+        concurrency: args.concurrency,
+    };
+    let drawn = Bracket::draw(<Nogo as ArenaGame>::NAME, &config.title, entrants, &config);
+    println!(
+        "{} ({}): {} entrants, {} rounds",
+        drawn.title,
+        drawn.game,
+        drawn.entrants.len(),
+        drawn.rounds.len()
+    );
+    let on_series = |b: &Bracket, s: &Series| println!("{}", series_line(b, s));
+    let done = run_bracket::<Nogo>(drawn, &config, &on_series)?;
+    println!("{}", tree_text(&done));
+    if let Some(p) = &args.json {
+        std::fs::write(
+            p,
+            serde_json::to_string_pretty(&done.to_json()).unwrap_or_default(),
+        )
+        .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    if let Some(p) = &args.html {
+        std::fs::write(p, bracket_html(&done))
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    Ok(())
+}
+
+fn entrant_label(b: &Bracket, i: Option<usize>) -> String {
+    match i {
+        Some(i) => format!("({}) {}", b.entrants[i].seed, b.entrants[i].name),
+        None => "bye".to_string(),
+    }
+}
+
+/// One finished series, as printed while the bracket runs.
+pub fn series_line(b: &Bracket, s: &Series) -> String {
+    let (a, bb) = (entrant_label(b, s.a), entrant_label(b, s.b));
+    match (s.a, s.b) {
+        (Some(_), Some(_)) => {
+            let reasons: Vec<String> = s.games.iter().map(|g| g.reason.describe()).collect();
+            format!(
+                "round {} #{}: {a} vs {bb}: {}-{} (best of {}), {} goes through [{}]",
+                s.round,
+                s.slot + 1,
+                s.wins[0],
+                s.wins[1],
+                s.best_of,
+                entrant_label(b, s.winner),
+                reasons.join("; ")
+            )
+        }
+        _ => format!(
+            "round {} #{}: {} has a bye",
+            s.round,
+            s.slot + 1,
+            entrant_label(b, s.winner)
+        ),
+    }
+}
+
+/// The bracket as text, one round a block.
+pub fn tree_text(b: &Bracket) -> String {
+    let mut text = String::new();
+    for (r, round) in b.rounds.iter().enumerate() {
+        text.push_str(&format!("Round {}\n", r + 1));
+        for s in round {
+            text.push_str(&format!(
+                "  {:<28} {}-{}  {:<28} -> {}\n",
+                entrant_label(b, s.a),
+                s.wins[0],
+                s.wins[1],
+                entrant_label(b, s.b),
+                entrant_label(b, s.winner)
+            ));
+        }
+    }
+    if let Some(c) = b.champion {
+        text.push_str(&format!("Champion: {}\n", entrant_label(b, Some(c))));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_pieces_split_where_a_key_repeats() {
+        let pieces: Vec<String> = [
+            "name=a",
+            "cmd=./bot --fast",
+            "proto=botzone",
+            "name=b",
+            "builtin=random",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let groups = group_engine_pieces(&pieces);
+        assert_eq!(groups.len(), 2);
+        assert_eq!(
+            groups[0],
+            vec!["name=a", "cmd=./bot --fast", "proto=botzone"]
+        );
+        assert_eq!(groups[1], vec!["name=b", "builtin=random"]);
+        let unnamed: Vec<String> = ["builtin=random", "builtin=mcts:10p"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(group_engine_pieces(&unnamed).len(), 2);
+    }
+}

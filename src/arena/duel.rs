@@ -1,0 +1,230 @@
+//! A match between two players: many games, colours alternating in pairs (each opening is played
+//! once with each colour), several games at once, an optional SPRT stop.
+
+use super::botzone_player::{BotzoneMode, BotzonePlayer};
+use super::player::{ArenaGame, Builtin, Player};
+use super::record::GameRecord;
+use super::referee::{play_game, TimeControl};
+use super::stats::{Sprt, SprtVerdict, Tally};
+use crate::game::Color;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Mutex;
+
+/// A player as given on the command line or in an engines file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub name: String,
+    pub kind: EngineKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// `random`, `mcts:<N>ms`, `mcts:<N>p`: played inside this process.
+    Builtin(String),
+    /// An external program and the Botzone mode to speak to it in.
+    Botzone { command: String, protocol: String },
+}
+
+/// The protocols the arena can speak to an external program, for this game.
+pub const PROTOCOLS: [&str; 4] = [
+    "botzone",
+    "botzone-keep-running",
+    "botzone-simple",
+    "botzone-simple-keep-running",
+];
+
+impl EngineSpec {
+    /// Parses `name=N cmd=... proto=...` or `name=N builtin=...` pieces.
+    pub fn parse(pieces: &[String]) -> Result<EngineSpec, String> {
+        let mut name = None;
+        let mut cmd = None;
+        let mut proto = None;
+        let mut builtin = None;
+        for piece in pieces {
+            let (key, value) = piece
+                .split_once('=')
+                .ok_or_else(|| format!("expected key=value, got {piece:?}"))?;
+            match key {
+                "name" => name = Some(value.to_string()),
+                "cmd" => cmd = Some(value.to_string()),
+                "proto" => proto = Some(value.to_string()),
+                "builtin" => builtin = Some(value.to_string()),
+                _ => {
+                    return Err(format!(
+                        "unknown engine option {key:?} (name, cmd, proto, builtin)"
+                    ))
+                }
+            }
+        }
+        let kind = match (cmd, builtin) {
+            (Some(command), None) => {
+                let protocol = proto.unwrap_or_else(|| "botzone".to_string());
+                if !PROTOCOLS.contains(&protocol.as_str()) {
+                    return Err(format!(
+                        "unknown protocol {protocol:?}: one of {}",
+                        PROTOCOLS.join(", ")
+                    ));
+                }
+                EngineKind::Botzone { command, protocol }
+            }
+            (None, Some(spec)) => EngineKind::Builtin(spec),
+            (Some(_), Some(_)) => return Err("give either cmd= or builtin=, not both".to_string()),
+            (None, None) => return Err("an engine needs cmd=... or builtin=...".to_string()),
+        };
+        let name = name.unwrap_or_else(|| match &kind {
+            EngineKind::Builtin(s) => s.clone(),
+            EngineKind::Botzone { command, .. } => command.clone(),
+        });
+        Ok(EngineSpec { name, kind })
+    }
+
+    /// Reads a JSON engines file: `[{"name":..,"cmd":..,"proto":..}, {"name":..,"builtin":..}]`.
+    pub fn parse_file(text: &str) -> Result<Vec<EngineSpec>, String> {
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("engines file is not JSON: {e}"))?;
+        let list = v.as_array().ok_or("the engines file must be a JSON list")?;
+        list.iter()
+            .map(|e| {
+                let obj = e.as_object().ok_or("each engine must be a JSON object")?;
+                let pieces: Vec<String> = obj
+                    .iter()
+                    .map(|(k, v)| {
+                        format!(
+                            "{k}={}",
+                            v.as_str()
+                                .map(str::to_string)
+                                .unwrap_or_else(|| v.to_string())
+                        )
+                    })
+                    .collect();
+                EngineSpec::parse(&pieces)
+            })
+            .collect()
+    }
+
+    /// A fresh player for one game.
+    pub fn build<G: ArenaGame>(&self, seed: u64) -> Result<Box<dyn Player<G>>, String> {
+        Ok(match &self.kind {
+            EngineKind::Builtin(spec) => Box::new(Builtin::<G>::from_spec(&self.name, spec, seed)?),
+            EngineKind::Botzone { command, protocol } => {
+                let mode = BotzoneMode::from_name(protocol)
+                    .ok_or_else(|| format!("unknown protocol {protocol}"))?;
+                Box::new(BotzonePlayer::new(&self.name, command, mode))
+            }
+        })
+    }
+}
+
+/// Parses an openings file: one opening a line, moves as `x,y` separated by spaces; blank lines
+/// and `#` comments are skipped. Each opening must be legal from the empty board.
+pub fn parse_openings<G: ArenaGame>(
+    text: &str,
+    centre_ban: bool,
+) -> Result<Vec<Vec<G::Move>>, String> {
+    let mut openings = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut pos = G::start(centre_ban);
+        let mut moves = Vec::new();
+        for token in line.split_whitespace() {
+            let bad = || format!("openings line {}: {token:?} is not x,y on the board", n + 1);
+            let (x, y) = token.split_once(',').ok_or_else(bad)?;
+            let m = G::from_xy(x.parse().map_err(|_| bad())?, y.parse().map_err(|_| bad())?)
+                .ok_or_else(bad)?;
+            pos.try_play(m)
+                .map_err(|e| format!("openings line {}: {token} is illegal: {e}", n + 1))?;
+            moves.push(m);
+        }
+        openings.push(moves);
+    }
+    Ok(openings)
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub games: u32,
+    pub concurrency: usize,
+    pub tc: TimeControl,
+    pub seed: u64,
+    pub centre_ban: bool,
+    pub sprt: Option<Sprt>,
+}
+
+/// One finished game of a match: its index, whether A had Black, the record.
+pub struct MatchGame {
+    pub index: u32,
+    pub a_black: bool,
+    pub record: GameRecord,
+}
+
+/// Plays the match; `on_game` hears each game as it ends, with the running tally (A's view).
+/// Returns the final tally and every game in order.
+pub fn run_match<G: ArenaGame>(
+    a: &EngineSpec,
+    b: &EngineSpec,
+    openings: &[Vec<G::Move>],
+    config: &MatchConfig,
+    on_game: &(dyn Fn(&MatchGame, Tally) + Sync),
+) -> Result<(Tally, Vec<MatchGame>), String> {
+    // Build once up front so that a bad spec is reported before any game starts.
+    a.build::<G>(0)?;
+    b.build::<G>(0)?;
+    let next = AtomicU32::new(0);
+    let stop = AtomicBool::new(false);
+    let state = Mutex::new((Tally::default(), Vec::new()));
+    std::thread::scope(|s| {
+        for _ in 0..config.concurrency.max(1) {
+            s.spawn(|| loop {
+                let g = next.fetch_add(1, Ordering::SeqCst);
+                if g >= config.games || stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                // Games 2k and 2k+1 share opening k with colours swapped.
+                let a_black = g.is_multiple_of(2);
+                let opening_index =
+                    (!openings.is_empty()).then(|| (g as usize / 2) % openings.len());
+                let opening = opening_index.map_or(&[][..], |i| &openings[i][..]);
+                let seed = config.seed.wrapping_mul(1_000_003).wrapping_add(g as u64);
+                let (Ok(mut pa), Ok(mut pb)) = (a.build::<G>(seed), b.build::<G>(seed ^ 0x5555))
+                else {
+                    break;
+                };
+                let start = G::start(config.centre_ban);
+                let mut record = if a_black {
+                    play_game(pa.as_mut(), pb.as_mut(), &start, opening, config.tc)
+                } else {
+                    play_game(pb.as_mut(), pa.as_mut(), &start, opening, config.tc)
+                };
+                record.opening = opening_index;
+                let a_color = if a_black { Color::Black } else { Color::White };
+                let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
+                let tally = &mut guard.0;
+                match record.winner {
+                    Some(c) if c == a_color => tally.wins += 1,
+                    Some(_) => tally.losses += 1,
+                    None => tally.draws += 1,
+                }
+                let snapshot = *tally;
+                if config
+                    .sprt
+                    .is_some_and(|t| t.verdict(snapshot) != SprtVerdict::Continue)
+                {
+                    stop.store(true, Ordering::SeqCst);
+                }
+                let game = MatchGame {
+                    index: g,
+                    a_black,
+                    record,
+                };
+                on_game(&game, snapshot);
+                guard.1.push(game);
+            });
+        }
+    });
+    let (tally, mut games) = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    games.sort_by_key(|g| g.index);
+    Ok((tally, games))
+}

@@ -1,0 +1,162 @@
+//! An external bot process as the arena drives it: lines in, lines out with deadlines, and the
+//! signals Botzone uses to freeze a keep-running bot between turns.
+
+use super::record::EndReason;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How long a process that closed its output gets to exit before we judge it.
+const EXIT_GRACE: Duration = Duration::from_millis(300);
+
+pub struct BotProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Option<String>>,
+}
+
+/// Why no line came.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReadFailure {
+    Timeout,
+    /// The process closed its output (it exited, or closed stdout).
+    Closed,
+}
+
+impl BotProcess {
+    /// Starts `command` through the shell, so that `python3 bot.py --x` works as typed.
+    pub fn spawn(command: &str) -> std::io::Result<BotProcess> {
+        let mut cmd = if cfg!(windows) {
+            let mut c = Command::new("cmd");
+            c.arg("/C").arg(command);
+            c
+        } else {
+            let mut c = Command::new("sh");
+            c.arg("-c").arg(format!("exec {command}"));
+            c
+        };
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        // A reader thread turns blocking reads into a channel we can wait on with a deadline.
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut buf = Vec::new();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => {
+                        let _ = tx.send(None);
+                        return;
+                    }
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf)
+                            .trim_end_matches(['\n', '\r'])
+                            .to_string();
+                        if tx.send(Some(line)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(BotProcess {
+            child,
+            stdin,
+            lines: rx,
+        })
+    }
+
+    /// Writes `text` and flushes; a closed pipe is the bot's fault.
+    pub fn send(&mut self, text: &str) -> Result<(), EndReason> {
+        let stdin = self.stdin.as_mut().ok_or(EndReason::ClosedPipe)?;
+        stdin
+            .write_all(text.as_bytes())
+            .and_then(|_| stdin.flush())
+            .map_err(|_| EndReason::ClosedPipe)
+    }
+
+    /// Closes our end of the bot's input (a full-history bot reads to the end).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next output line, waiting until `deadline`.
+    pub fn read_line(&mut self, deadline: Instant) -> Result<String, ReadFailure> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(Some(line)) => Ok(line),
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => Err(ReadFailure::Closed),
+            Err(RecvTimeoutError::Timeout) => Err(ReadFailure::Timeout),
+        }
+    }
+
+    /// What closed output means: a crash if the process died or exited, a closed pipe if it
+    /// lives on without output.
+    pub fn judge_closed_output(&mut self) -> EndReason {
+        let until = Instant::now() + EXIT_GRACE;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return EndReason::Crash(describe_exit(status)),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                _ => return EndReason::ClosedPipe,
+            }
+        }
+    }
+
+    /// Freezes the process between turns, as Botzone does with keep-running bots, so that it
+    /// cannot think on the opponent's time.
+    pub fn freeze(&self) {
+        self.signal(true);
+    }
+
+    pub fn thaw(&self) {
+        self.signal(false);
+    }
+
+    #[cfg(unix)]
+    fn signal(&self, stop: bool) {
+        let sig = if stop { libc::SIGSTOP } else { libc::SIGCONT };
+        // SAFETY: kill(2) on our own child's pid; no memory is touched.
+        unsafe {
+            libc::kill(self.child.id() as libc::pid_t, sig);
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn signal(&self, _stop: bool) {
+        // No SIGSTOP here: the bot stays awake between turns.
+    }
+
+    pub fn kill(&mut self) {
+        self.thaw();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn describe_exit(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            return format!("killed by signal {sig}");
+        }
+    }
+    match status.code() {
+        Some(0) => "exited without answering".to_string(),
+        Some(c) => format!("exited with status {c}"),
+        None => "ended abnormally".to_string(),
+    }
+}
