@@ -249,10 +249,20 @@ fn unsupported(game: GameKind, kind: ProtocolKind) -> ExitCode {
         game.name(),
         kind.name()
     );
-    if kind == ProtocolKind::Gomocup {
-        // Gomocup managers show ERROR lines to the user.
+    // Each platform shows its own error form to the user; SAU gets nothing on its pipe, since it
+    // would read any output as a command.
+    let platform_line = match kind {
+        ProtocolKind::Gomocup => Some(format!("ERROR {message}")),
+        ProtocolKind::BotzoneJson => Some(
+            serde_json::json!({ "response": null, "debug": format!("error: {message}") })
+                .to_string(),
+        ),
+        ProtocolKind::BotzoneSimple => Some(format!("-1 -1\nerror: {message}")),
+        ProtocolKind::Sau => None,
+    };
+    if let Some(line) = platform_line {
         let mut out = std::io::stdout();
-        let _ = writeln!(out, "ERROR {message}");
+        let _ = writeln!(out, "{line}");
         let _ = out.flush();
     }
     eprintln!("stonebrain: {message}");

@@ -306,6 +306,19 @@ fn platforms_without_an_engine_yet_get_a_clear_message() {
         "Gomocup gets its own error form: {out:?}"
     );
     assert!(err.contains("not available in this build yet"), "{err}");
+    let (out, err, code) = run_once(
+        &["--game", "gomoku"],
+        "{\"requests\":[{\"x\":-1,\"y\":-1}],\"responses\":[]}\n",
+    );
+    assert_eq!(code, Some(2));
+    assert!(
+        json_answer(&out)["debug"]
+            .as_str()
+            .unwrap()
+            .contains("not available in this build yet"),
+        "{out}"
+    );
+    assert!(err.contains("not available"), "{err}");
     let (out, err, code) = run_once(&[], "name?\n");
     assert_eq!(code, Some(2));
     // The SAU platform reads stdout and stderr as one pipe and looks for "move": never say it.
