@@ -22,7 +22,9 @@ pub trait ArenaGame: BotzoneMove {
     fn xy(m: Self::Move) -> (usize, usize);
     fn from_xy(x: usize, y: usize) -> Option<Self::Move>;
     /// The project's own engine for this game.
-    fn engine(seed: u64) -> Box<dyn Engine<Self>>;
+    /// The project's own engine for this game, with `options` (`key=value` settings from a
+    /// built-in player's spec) applied; an unknown key is an error.
+    fn engine(seed: u64, options: &[(String, f64)]) -> Result<Box<dyn Engine<Self>>, String>;
     /// Why the rules ended the game in `pos` (a finished position).
     fn end_text(pos: &Self) -> String;
 }
@@ -46,11 +48,27 @@ impl ArenaGame for Nogo {
         (x < nogo::SIZE && y < nogo::SIZE).then(|| nogo::point(x, y))
     }
 
-    fn engine(seed: u64) -> Box<dyn Engine<Nogo>> {
-        Box::new(NogoEngine::new(NogoConfig {
+    fn engine(seed: u64, options: &[(String, f64)]) -> Result<Box<dyn Engine<Nogo>>, String> {
+        let mut config = NogoConfig {
             seed,
             ..NogoConfig::default()
-        }))
+        };
+        let p = &mut config.mcts;
+        for (key, value) in options {
+            match key.as_str() {
+                "c" => p.exploration = *value as f32,
+                "k" => p.rave_equivalence = *value as f32,
+                "prior" => p.rave_prior = *value as f32,
+                "expand" => p.expand_after = *value as u32,
+                "nodes" => p.max_nodes = *value as usize,
+                _ => {
+                    return Err(format!(
+                        "unknown NoGo engine option {key:?} (c, k, prior, expand, nodes)"
+                    ))
+                }
+            }
+        }
+        Ok(Box::new(NogoEngine::new(config)))
     }
 
     fn end_text(pos: &Nogo) -> String {
@@ -101,14 +119,29 @@ pub struct Builtin<G: ArenaGame> {
 }
 
 impl<G: ArenaGame> Builtin<G> {
-    /// `spec` is `random`, `mcts:<N>ms` or `mcts:<N>p`.
+    /// `spec` is `random`, `mcts:<N>ms` or `mcts:<N>p`, optionally followed by engine settings:
+    /// `mcts:200ms,c=0.35,k=2000`.
     pub fn from_spec(name: &str, spec: &str, seed: u64) -> Result<Builtin<G>, String> {
-        let bad =
-            || format!("unknown built-in player {spec:?}: use random, mcts:<N>ms or mcts:<N>p");
-        let (engine, budget): (Box<dyn Engine<G>>, _) = if spec == "random" {
+        let bad = || {
+            format!("unknown built-in player {spec:?}: use random, mcts:<N>ms or mcts:<N>p[,key=value...]")
+        };
+        let mut parts = spec.split(',');
+        let head = parts.next().unwrap_or("");
+        let options = parts
+            .map(|kv| {
+                let (k, v) = kv
+                    .split_once('=')
+                    .ok_or_else(|| format!("expected key=value in {spec:?}, got {kv:?}"))?;
+                let v: f64 = v
+                    .parse()
+                    .map_err(|_| format!("{k}={v} is not a number in {spec:?}"))?;
+                Ok((k.to_string(), v))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let (engine, budget): (Box<dyn Engine<G>>, _) = if head == "random" && options.is_empty() {
             (Box::new(RandomPlayer::new(seed)), None)
         } else {
-            let b = spec.strip_prefix("mcts:").ok_or_else(bad)?;
+            let b = head.strip_prefix("mcts:").ok_or_else(bad)?;
             let budget = if let Some(ms) = b.strip_suffix("ms") {
                 Budget::Time(Duration::from_millis(ms.parse().map_err(|_| bad())?))
             } else if let Some(p) = b.strip_suffix('p') {
@@ -116,7 +149,7 @@ impl<G: ArenaGame> Builtin<G> {
             } else {
                 return Err(bad());
             };
-            (G::engine(seed), Some(budget))
+            (G::engine(seed, &options)?, Some(budget))
         };
         Ok(Builtin {
             name: name.to_string(),
@@ -161,5 +194,25 @@ impl<G: ArenaGame> Player<G> for Builtin<G> {
             .mv
             .ok_or_else(|| EndReason::Rules("offered no move".to_string()));
         (result, start.elapsed())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_specs_parse_with_engine_options() {
+        assert!(Builtin::<Nogo>::from_spec("a", "random", 1).is_ok());
+        let b = Builtin::<Nogo>::from_spec("a", "mcts:200ms,c=0.3,k=1500", 1).unwrap();
+        assert_eq!(b.budget, Some(Budget::Time(Duration::from_millis(200))));
+        let b = Builtin::<Nogo>::from_spec("a", "mcts:500p", 1).unwrap();
+        assert_eq!(b.budget, Some(Budget::Playouts(500)));
+        let err = |s: &str| Builtin::<Nogo>::from_spec("a", s, 1).err().unwrap();
+        assert!(err("mcts:200ms,zz=1").contains("unknown NoGo engine option"));
+        assert!(err("mcts:200ms,c=x").contains("not a number"));
+        assert!(err("mcts:200ms,c").contains("expected key=value"));
+        assert!(err("alphabeta:3").contains("unknown built-in player"));
+        assert!(err("mcts:fast").contains("unknown built-in player"));
     }
 }
