@@ -1,6 +1,8 @@
 //! Rules only: positions, legal moves, results. Nothing here knows about protocols or search.
 
 pub mod bitset;
+pub mod connect6;
+pub mod gomoku;
 pub mod nogo;
 pub mod zobrist;
 
