@@ -545,18 +545,8 @@ impl Game for Connect6 {
 impl std::fmt::Display for Connect6 {
     /// A plain diagram, `x` to the right and `y` downwards: `X` Black, `O` White, `.` empty.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for row in self.board.chunks(self.size()) {
-            for cell in row {
-                let c = match cell {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
-                    None => '.',
-                };
-                write!(f, "{c}")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
+        let n = self.size();
+        super::write_diagram(f, n, |x, y| self.board[y * n + x])
     }
 }
 

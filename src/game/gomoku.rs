@@ -281,18 +281,7 @@ impl std::fmt::Display for Gomoku {
     /// A plain diagram, `x` to the right and `y` downwards: `X` Black, `O` White, `.` empty.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let n = self.rules.size;
-        for y in 0..n {
-            for x in 0..n {
-                let c = match self.color_at((y * n + x) as Point) {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
-                    None => '.',
-                };
-                write!(f, "{c}")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
+        super::write_diagram(f, n, |x, y| self.color_at((y * n + x) as Point))
     }
 }
 

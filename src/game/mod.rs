@@ -94,3 +94,24 @@ pub trait Game: Clone + Send + 'static {
         Ok(())
     }
 }
+
+/// Writes a plain board diagram, `x` to the right and `y` downwards: `X` Black, `O` White, `.`
+/// empty. Every game's `Display` uses it, so diagrams in messages and tests look alike.
+pub fn write_diagram(
+    f: &mut std::fmt::Formatter<'_>,
+    size: usize,
+    color_at: impl Fn(usize, usize) -> Option<Color>,
+) -> std::fmt::Result {
+    for y in 0..size {
+        for x in 0..size {
+            let c = match color_at(x, y) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None => '.',
+            };
+            write!(f, "{c}")?;
+        }
+        writeln!(f)?;
+    }
+    Ok(())
+}

@@ -399,17 +399,6 @@ impl Nogo {
 impl std::fmt::Display for Nogo {
     /// A plain diagram, `x` to the right and `y` downwards: `X` Black, `O` White, `.` empty.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for y in 0..SIZE {
-            for x in 0..SIZE {
-                let c = match self.color_at(point(x, y)) {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
-                    None => '.',
-                };
-                write!(f, "{c}")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
+        super::write_diagram(f, SIZE, |x, y| self.color_at(point(x, y)))
     }
 }

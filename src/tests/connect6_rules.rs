@@ -7,6 +7,9 @@
 //! stones, hitting sets by brute force. The board under test keeps incremental window counts and
 //! threat bitsets that can drift; the reference recomputes everything on every question.
 
+mod common;
+use common::XorShift;
+
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -94,28 +97,9 @@ fn turn_at(ply: usize) -> (Color, u8) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Deterministic PRNG: replays identically everywhere and shares nothing with the code under test.
-
-struct XorShift(u64);
+// The deterministic generator (`common::XorShift`), here also shuffling.
 
 impl XorShift {
-    fn new(seed: u64) -> XorShift {
-        XorShift((seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xd1b5_4a32_d192_ed03) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
     fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
             let j = self.below(i + 1);

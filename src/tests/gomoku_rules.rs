@@ -7,6 +7,9 @@
 //! it played last, and a randomized test compares every position of many random games with a
 //! reference written here that scans the whole board for runs, sharing no code with the crate.
 
+mod common;
+use common::XorShift;
+
 use std::collections::HashMap;
 
 use stonebrain::game::gomoku::{
@@ -18,31 +21,6 @@ use stonebrain::game::{Color, Game, IllegalMove, Outcome};
 const SIZES: [usize; 3] = [11, 15, 20];
 /// Right, down, down-right, up-right: one direction per line through a point.
 const DIRECTIONS: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
-
-// ---------------------------------------------------------------------------------------------
-// Deterministic PRNG: the tests must replay identically everywhere.
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn new(seed: u64) -> XorShift {
-        // Spread small seeds over the whole word; xorshift must never hold zero.
-        XorShift((seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xd1b5_4a32_d192_ed03) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reference: the rules as stated, recomputed from scratch over the whole board.

@@ -9,6 +9,9 @@
 //! the reference, so a wrong legal-move list in the fast board cannot steer the games away from
 //! the positions that would expose it.
 
+mod common;
+use common::XorShift;
+
 use std::collections::HashMap;
 
 use stonebrain::game::nogo::{
@@ -53,30 +56,10 @@ fn is_set(mask: u128, p: Point) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Deterministic PRNG: the tests must replay identically on every run and machine, and must not
-// share a generator with the code under test.
-
-struct XorShift(u64);
+// The deterministic generator (`common::XorShift`) replays identically on every run and machine
+// and shares nothing with the code under test; here it also picks points from sets.
 
 impl XorShift {
-    fn new(seed: u64) -> XorShift {
-        // Spread small seeds over the whole word; xorshift must never hold zero.
-        XorShift((seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xd1b5_4a32_d192_ed03) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
     /// A uniformly random member of a non-empty set of points.
     fn pick(&mut self, set: u128) -> Point {
         let members: Vec<usize> = (0..POINTS).filter(|&p| set & bit(p) != 0).collect();

@@ -232,15 +232,26 @@ pub struct GameRecord {
     pub exchanges: Vec<Exchange>,
 }
 
-/// Tiny deterministic generator for the random opponent.
+/// A tiny deterministic generator (xorshift64) for the tests' random games and opponents.
 pub struct XorShift(pub u64);
 
 impl XorShift {
+    pub fn new(seed: u64) -> XorShift {
+        // Spread small seeds over the whole word; xorshift must never hold zero.
+        XorShift((seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xd1b5_4a32_d192_ed03) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
     pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
+        (self.next() % n as u64) as usize
     }
 }
 
