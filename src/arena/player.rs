@@ -59,11 +59,12 @@ impl ArenaGame for Nogo {
                 "c" => p.exploration = *value as f32,
                 "k" => p.rave_equivalence = *value as f32,
                 "prior" => p.rave_prior = *value as f32,
+                "weak" => p.weak_prior = *value as f32,
                 "expand" => p.expand_after = *value as u32,
                 "nodes" => p.max_nodes = *value as usize,
                 _ => {
                     return Err(format!(
-                        "unknown NoGo engine option {key:?} (c, k, prior, expand, nodes)"
+                        "unknown NoGo engine option {key:?} (c, k, prior, weak, expand, nodes)"
                     ))
                 }
             }

@@ -12,7 +12,7 @@ use crate::game::bitset::{bit, bits, select};
 use crate::game::nogo::{Nogo, Point, CENTRE};
 use crate::game::{Color, Game, Outcome};
 use crate::search::clock::Limits;
-use crate::search::mcts::{Mcts, MctsParams, Playout};
+use crate::search::mcts::{Hint, Mcts, MctsParams, Playout};
 use rand::rngs::SmallRng;
 use rand::RngCore;
 
@@ -40,15 +40,30 @@ impl Playout for Nogo {
         rollout_body(self, rng, played)
     }
 
-    fn expansion_moves(&mut self) -> Vec<Point> {
+    fn expansion_moves(&mut self) -> Vec<(Point, Hint)> {
         // After the refresh, the points not banned are exactly the legal ones.
         let me = self.side_to_move();
         self.refresh_bans(me);
+        self.refresh_bans(me.opponent());
         let mut open = self.empty() & !self.banned(me);
         if self.ply() == 0 && self.rules().centre_ban {
             open &= !bit(CENTRE as usize);
         }
-        bits(open).map(|p| p as Point).collect()
+        // A point the opponent can never take is the mover's reserve: playing it now spends a
+        // move that would still be there later.
+        let reserve = self.banned(me.opponent());
+        bits(open)
+            .map(|p| {
+                (
+                    p as Point,
+                    if reserve & bit(p) != 0 {
+                        Hint::Weak
+                    } else {
+                        Hint::Neutral
+                    },
+                )
+            })
+            .collect()
     }
 }
 
@@ -270,7 +285,7 @@ mod tests {
     #[test]
     fn the_opening_centre_rule_holds_in_tree_and_playouts() {
         let mut pos = Nogo::new(NogoRules { centre_ban: true });
-        let moves = pos.expansion_moves();
+        let moves: Vec<Point> = pos.expansion_moves().into_iter().map(|(m, _)| m).collect();
         assert_eq!(moves.len(), 80);
         assert!(!moves.contains(&point(4, 4)));
         // Playouts from the empty board start with the rule in force and still end properly.

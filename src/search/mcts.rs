@@ -39,10 +39,22 @@ pub trait Playout: Game {
     /// Plays the game out to its end with the game's own policy, recording in `played` the
     /// moves each colour made, and returns the result.
     fn rollout(&mut self, rng: &mut SmallRng, played: &mut [Self::Set; 2]) -> Outcome;
-    /// Legal moves for expanding a tree node; may refresh caches in the position.
-    fn expansion_moves(&mut self) -> Vec<Self::Move> {
+    /// Legal moves for expanding a tree node, each with the game's first opinion of it; may
+    /// refresh caches in the position.
+    fn expansion_moves(&mut self) -> Vec<(Self::Move, Hint)> {
         self.legal_moves()
+            .into_iter()
+            .map(|m| (m, Hint::Neutral))
+            .collect()
     }
+}
+
+/// A game's first opinion of a move, before any playout: it seeds the move's AMAF statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hint {
+    Neutral,
+    /// Usually a poor move (NoGo: filling one's own reserve point).
+    Weak,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -51,8 +63,11 @@ pub struct MctsParams {
     pub exploration: f32,
     /// Visits at which the tree value and the AMAF value weigh the same.
     pub rave_equivalence: f32,
-    /// Virtual AMAF visits at an even result given to every new child.
+    /// Virtual AMAF visits given to every new child, at an even result (or at `weak_prior` for
+    /// moves the game hints are weak).
     pub rave_prior: f32,
+    /// The virtual AMAF win rate of a move hinted weak.
+    pub weak_prior: f32,
     /// A leaf becomes a tree node after this many visits.
     pub expand_after: u32,
     /// Upper bound on tree nodes (memory); past it the tree stops growing.
@@ -65,6 +80,7 @@ impl Default for MctsParams {
             exploration: 0.25,
             rave_equivalence: 800.0,
             rave_prior: 20.0,
+            weak_prior: 0.5,
             expand_after: 1,
             // 24-byte nodes: about 96 MB at most, well inside Botzone's 256 MB.
             max_nodes: 4_000_000,
@@ -145,6 +161,20 @@ impl<G: Playout> Mcts<G> {
         }
     }
 
+    /// A new child, its AMAF statistics seeded with the prior's virtual visits.
+    fn child(&self, mv: G::Move, hint: Hint) -> Node<G::Move> {
+        let p = &self.params;
+        let mean = match hint {
+            Hint::Neutral => 0.5,
+            Hint::Weak => p.weak_prior,
+        };
+        Node {
+            rave_visits: p.rave_prior,
+            rave_wins: mean * p.rave_prior,
+            ..Self::leaf(Some(mv))
+        }
+    }
+
     pub fn root_position(&self) -> &G {
         &self.root_pos
     }
@@ -195,8 +225,9 @@ impl<G: Playout> Mcts<G> {
             return;
         }
         let first = self.nodes.len();
-        self.nodes
-            .extend(moves.iter().map(|&m| Self::leaf(Some(m))));
+        let children: Vec<Node<G::Move>> =
+            moves.iter().map(|&(m, hint)| self.child(m, hint)).collect();
+        self.nodes.extend(children);
         self.nodes[n].first_child = first as u32;
         self.nodes[n].num_children = moves.len() as u16;
     }
@@ -210,8 +241,8 @@ impl<G: Playout> Mcts<G> {
         for c in self.children(n) {
             let ch = &self.nodes[c];
             let visits = ch.visits as f32;
-            let rv = ch.rave_visits + p.rave_prior;
-            let rw = ch.rave_wins + 0.5 * p.rave_prior;
+            // The AMAF statistics include the prior's virtual visits (see `child`).
+            let (rv, rw) = (ch.rave_visits, ch.rave_wins);
             // The blend (1 - b) * wins / visits + b * rw / rv with b = rv / (rv + visits +
             // rv * visits / k), written with a single division.
             let blended = (ch.wins * (1.0 + rv * inv_k) + rw) / (rv + visits + rv * visits * inv_k);
