@@ -77,7 +77,9 @@ pub struct MctsParams {
 impl Default for MctsParams {
     fn default() -> MctsParams {
         MctsParams {
-            exploration: 0.25,
+            // Tuned by arena matches (2000 and 20000 playouts a move): with RAVE guiding the
+            // tree, little UCB exploration is best (0.25 lost 24-76 to 0.1 at 20000 playouts).
+            exploration: 0.05,
             rave_equivalence: 800.0,
             rave_prior: 20.0,
             weak_prior: 0.5,
