@@ -25,6 +25,7 @@ pub struct ArenaArgs {
     /// A JSON file listing the engines instead: [{"name":..,"cmd":..,"proto":..}, ...].
     #[arg(long = "engines")]
     pub engines_file: Option<PathBuf>,
+    /// Games to play (colours alternate in pairs).
     #[arg(long, default_value_t = 2)]
     pub games: u32,
     /// Games played at once (each in its own processes).
@@ -39,6 +40,7 @@ pub struct ArenaArgs {
     /// Starting positions, one a line as `x,y x,y ...`; each is played with both colours.
     #[arg(long)]
     pub openings: Option<PathBuf>,
+    /// Seed for the built-in players' randomness (the same seed replays the same match).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Write every game as a JSON line here.
@@ -77,6 +79,7 @@ pub struct BracketArgs {
     /// Seconds per move, if any.
     #[arg(long = "tc-move")]
     pub tc_move: Option<f64>,
+    /// Seed for the colour draws and the built-in players' randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Series played at once within a round.
