@@ -126,9 +126,15 @@ pub struct Mcts<G: Playout> {
     params: MctsParams,
     rng: SmallRng,
     inv_sqrt_table: Vec<f32>,
+    /// Index of the root node. Re-rooting after a move only moves this index: the work of
+    /// copying the kept subtree is left to the next search, whose deadline covers it. (Done right
+    /// after our answer instead, it would run after Botzone has frozen the process and be
+    /// charged, unseen by our clock, to the next turn.)
+    root: usize,
 }
 
-const ROOT: usize = 0;
+/// Compact the arena at the start of a search once it is this full.
+const COMPACT_AT: f64 = 0.5;
 
 impl<G: Playout> Mcts<G> {
     pub fn new(root_pos: G, params: MctsParams, seed: u64) -> Mcts<G> {
@@ -139,6 +145,7 @@ impl<G: Playout> Mcts<G> {
             params,
             rng: SmallRng::seed_from_u64(seed),
             inv_sqrt_table,
+            root: 0,
         };
         m.reset_tree();
         m
@@ -147,6 +154,7 @@ impl<G: Playout> Mcts<G> {
     fn reset_tree(&mut self) {
         self.nodes.clear();
         self.nodes.push(Self::leaf(None));
+        self.root = 0;
     }
 
     fn leaf(mv: Option<G::Move>) -> Node<G::Move> {
@@ -187,17 +195,17 @@ impl<G: Playout> Mcts<G> {
 
     /// Visits already accumulated at the root (non-zero after a successful `advance`).
     pub fn root_visits(&self) -> u32 {
-        self.nodes[ROOT].visits
+        self.nodes[self.root].visits
     }
 
     /// Moves the root along `m` (just played), keeping the subtree below it. Returns whether
     /// any statistics were kept.
     pub fn advance(&mut self, m: G::Move) -> bool {
-        let child = self.children(ROOT).find(|&c| self.nodes[c].mv == m);
+        let child = self.children(self.root).find(|&c| self.nodes[c].mv == m);
         self.root_pos.play(m);
         match child {
             Some(c) if self.nodes[c].visits > 0 => {
-                self.nodes = extract_subtree(&self.nodes, c);
+                self.root = c;
                 true
             }
             _ => {
@@ -271,12 +279,22 @@ impl<G: Playout> Mcts<G> {
         let start = Instant::now();
         let mut playouts = 0u64;
         let mut path: Vec<(usize, Color)> = Vec::with_capacity(128);
-        if !self.nodes[ROOT].expanded {
+        // Drop what earlier moves left unreachable, inside this search's time.
+        if self.root != 0 && self.nodes.len() as f64 > COMPACT_AT * self.params.max_nodes as f64 {
+            self.nodes = extract_subtree(&self.nodes, self.root);
+            self.root = 0;
+        }
+        if !self.nodes[self.root].expanded {
             let mut pos = self.root_pos.clone();
-            self.expand(ROOT, &mut pos);
+            self.expand(self.root, &mut pos);
+            if !self.nodes[self.root].expanded {
+                // No room even for the root's children: start a fresh tree rather than fail.
+                self.reset_tree();
+                self.expand(self.root, &mut pos);
+            }
         }
         // With a single legal move there is nothing to think about.
-        let forced = self.nodes[ROOT].num_children <= 1;
+        let forced = self.nodes[self.root].num_children <= 1;
         if !forced {
             loop {
                 // The playout cap is exact; the clock is read every 8 playouts (a few µs).
@@ -296,12 +314,12 @@ impl<G: Playout> Mcts<G> {
         let mut pos = self.root_pos.clone();
         let mut played = [G::Set::default(); 2];
         path.clear();
-        let mut n = ROOT;
+        let mut n = self.root;
         loop {
             let mover = pos.side_to_move();
             path.push((n, mover));
             if !self.nodes[n].expanded {
-                if n != ROOT && self.nodes[n].visits >= self.params.expand_after {
+                if n != self.root && self.nodes[n].visits >= self.params.expand_after {
                     self.expand(n, &mut pos);
                 }
                 if !self.nodes[n].expanded || self.nodes[n].num_children == 0 {
@@ -350,7 +368,9 @@ impl<G: Playout> Mcts<G> {
     }
 
     fn report(&self, playouts: u64, elapsed: Duration) -> SearchReport<G::Move> {
-        let best = self.children(ROOT).max_by_key(|&c| self.nodes[c].visits);
+        let best = self
+            .children(self.root)
+            .max_by_key(|&c| self.nodes[c].visits);
         let mut pv = Vec::new();
         let mut n = best;
         while let Some(c) = n {
@@ -402,10 +422,36 @@ mod tests {
     use super::*;
     use crate::game::nogo::{Nogo, NogoRules};
 
-    /// Searching, re-rooting on the moves played and searching again keeps a consistent tree.
+    /// Searching, re-rooting on the moves played and searching again keeps a consistent tree,
+    /// also when a small node cap makes every search compact the arena first.
     #[test]
     fn tree_survives_many_advances() {
-        let mut mcts = Mcts::new(Nogo::new(NogoRules::default()), MctsParams::default(), 5);
+        for max_nodes in [MctsParams::default().max_nodes, 3_000] {
+            advance_through_a_game(MctsParams {
+                max_nodes,
+                ..MctsParams::default()
+            });
+        }
+    }
+
+    #[test]
+    fn advancing_is_cheap_and_keeps_the_statistics() {
+        let mut mcts = Mcts::new(Nogo::new(NogoRules::default()), MctsParams::default(), 6);
+        let report = mcts.search(Limits::iterations(2000));
+        let before = mcts.tree_size();
+        let m = report.best.unwrap();
+        assert!(mcts.advance(m));
+        // No copy happens at the advance itself...
+        assert_eq!(mcts.tree_size(), before);
+        assert_eq!(mcts.root_visits(), report.best_visits);
+        // ...and the next search still starts from the kept statistics.
+        let again = mcts.search(Limits::iterations(100));
+        assert!(again.best.is_some());
+        assert!(mcts.root_visits() >= report.best_visits + 100);
+    }
+
+    fn advance_through_a_game(params: MctsParams) {
+        let mut mcts = Mcts::new(Nogo::new(NogoRules::default()), params, 5);
         let mut pos = Nogo::new(NogoRules::default());
         while pos.outcome().is_none() {
             let report = mcts.search(Limits::iterations(300));
