@@ -9,7 +9,7 @@
 
 use super::{Decision, Engine};
 use crate::game::bitset::{bit, bits, select};
-use crate::game::nogo::{Nogo, Point, CENTRE};
+use crate::game::nogo::{Nogo, Point};
 use crate::game::{Color, Game, Outcome};
 use crate::search::clock::Limits;
 use crate::search::mcts::{Hint, Mcts, MctsParams, Playout};
@@ -45,10 +45,7 @@ impl Playout for Nogo {
         let me = self.side_to_move();
         self.refresh_bans(me);
         self.refresh_bans(me.opponent());
-        let mut open = self.empty() & !self.banned(me);
-        if self.ply() == 0 && self.rules().centre_ban {
-            open &= !bit(CENTRE as usize);
-        }
+        let open = self.empty() & !self.banned(me) & !self.opening_ban(me);
         // A point the opponent can never take is the mover's reserve: playing it now spends a
         // move that would still be there later.
         let reserve = self.banned(me.opponent());
@@ -160,7 +157,7 @@ unsafe fn rollout_popcnt(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128;
 
 #[inline(always)]
 fn rollout_body(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> Outcome {
-    if pos.ply() == 0 && pos.rules().centre_ban {
+    if pos.opening_ban(pos.side_to_move()) != 0 {
         // The opening rule is not permanent, so it is not in the ban masks: honour it here.
         let legal = pos.legal_mask(Color::Black);
         if legal == 0 {

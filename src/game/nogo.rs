@@ -227,14 +227,22 @@ impl Nogo {
         ]
     }
 
+    /// The points the opening rule forbids `c` right now: the centre for Black's first move under
+    /// `centre_ban`, else nothing. Not permanent, so never part of the ban masks.
+    #[inline(always)]
+    pub fn opening_ban(&self, c: Color) -> u128 {
+        if self.rules.centre_ban && self.ply == 0 && c == Color::Black {
+            bit(CENTRE as usize)
+        } else {
+            0
+        }
+    }
+
     /// Full legality of `p` for `c` when it is `c`'s turn, using the ban mask as a shortcut.
     #[inline(always)]
     pub fn allows(&self, p: Point, c: Color) -> bool {
         let pb = bit(p as usize);
-        if self.empty() & pb == 0 || self.ban[c.index()] & pb != 0 {
-            return false;
-        }
-        if self.rules.centre_ban && self.ply == 0 && p == CENTRE && c == Color::Black {
+        if (self.empty() & !self.ban[c.index()] & !self.opening_ban(c)) & pb == 0 {
             return false;
         }
         self.stone_rules_allow(p, c)
@@ -253,23 +261,18 @@ impl Nogo {
     /// The legal moves of `c` as a bitboard (as if it were `c`'s turn).
     pub fn legal_mask(&self, c: Color) -> u128 {
         let mut mask = 0;
-        for p in bits(self.empty() & !self.ban[c.index()]) {
+        for p in bits(self.empty() & !self.ban[c.index()] & !self.opening_ban(c)) {
             if self.stone_rules_allow(p as Point, c) {
                 mask |= bit(p);
             }
-        }
-        if self.rules.centre_ban && self.ply == 0 && c == Color::Black {
-            mask &= !bit(CENTRE as usize);
         }
         mask
     }
 
     /// Whether `c` has at least one legal move.
     pub fn has_legal_move(&self, c: Color) -> bool {
-        bits(self.empty() & !self.ban[c.index()]).any(|p| {
-            !(self.rules.centre_ban && self.ply == 0 && c == Color::Black && p == CENTRE as usize)
-                && self.stone_rules_allow(p as Point, c)
-        })
+        bits(self.empty() & !self.ban[c.index()] & !self.opening_ban(c))
+            .any(|p| self.stone_rules_allow(p as Point, c))
     }
 
     /// Puts a stone of the side to move on the empty point `p` and passes the turn. The stone
@@ -349,7 +352,7 @@ impl Game for Nogo {
         if self.empty() & bit(p as usize) == 0 {
             return Err(IllegalMove::Occupied);
         }
-        if self.rules.centre_ban && self.ply == 0 && p == CENTRE && self.to_move == Color::Black {
+        if self.opening_ban(self.to_move) & bit(p as usize) != 0 {
             return Err(IllegalMove::Forbidden(
                 "Black's first move may not be the centre",
             ));
