@@ -128,6 +128,27 @@ impl BotzoneConfig {
             Duration::from_millis(1000)
         })
     }
+
+    /// The budget of a turn whose input `line` was read. A fresh process (nothing answered yet)
+    /// is timed by Botzone from its start, parsing included; later turns from the read.
+    fn budget(
+        &self,
+        answered: usize,
+        line: &Line,
+        platform_limit: Option<Duration>,
+        first_turn: bool,
+    ) -> TurnBudget {
+        let started = if answered == 0 {
+            self.process_start
+        } else {
+            line.arrived
+        };
+        TurnBudget {
+            started,
+            limit: self.limit(platform_limit, first_turn),
+            margin: self.margin,
+        }
+    }
 }
 
 /// Botzone's `time_limit` has been seen both in seconds and in milliseconds; small values are
@@ -232,18 +253,10 @@ impl<G: BotzoneMove> BotzoneJson<G> {
         let requests = requests.iter().map(G::move_from_json).collect();
         let responses = responses.iter().map(G::move_from_json).collect();
         let mut events = replay::<G>(requests, responses);
-        // A fresh process is timed by Botzone from its start, parsing included.
-        let started = if self.answered == 0 {
-            self.config.process_start
-        } else {
-            line.arrived
-        };
-        let limit = self.config.limit(self.platform_limit, first_turn);
-        events.push(Event::Go(TurnBudget {
-            started,
-            limit,
-            margin: self.config.margin,
-        }));
+        let budget = self
+            .config
+            .budget(self.answered, line, self.platform_limit, first_turn);
+        events.push(Event::Go(budget));
         self.in_game = true;
         Ok(events)
     }
@@ -309,12 +322,10 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneJson<G> {
                 "a bare request arrived before any full history: no game to play it in".to_string(),
             );
         }
-        let limit = self.config.limit(self.platform_limit, false);
-        let go = Event::Go(TurnBudget {
-            started: line.arrived,
-            limit,
-            margin: self.config.margin,
-        });
+        let go = Event::Go(
+            self.config
+                .budget(self.answered, line, self.platform_limit, false),
+        );
         match G::move_from_json(&input)? {
             Some(m) => Ok(vec![Event::Play(m), go]),
             None => Ok(vec![Event::NewGame, go]),
@@ -379,16 +390,7 @@ impl<G: BotzoneMove> BotzoneSimple<G> {
     }
 
     fn budget(&self, line: &Line, first_turn: bool) -> TurnBudget {
-        let started = if self.answered == 0 {
-            self.config.process_start
-        } else {
-            line.arrived
-        };
-        TurnBudget {
-            started,
-            limit: self.config.limit(None, first_turn),
-            margin: self.config.margin,
-        }
+        self.config.budget(self.answered, line, None, first_turn)
     }
 }
 
