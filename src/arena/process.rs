@@ -72,13 +72,21 @@ impl BotProcess {
         })
     }
 
-    /// Writes `text` and flushes; a closed pipe is the bot's fault.
+    /// Writes `text` and flushes. A failed write is the bot's fault, judged like closed output:
+    /// a process that already died crashed (even before reading), a living one closed its input.
     pub fn send(&mut self, text: &str) -> Result<(), EndReason> {
-        let stdin = self.stdin.as_mut().ok_or(EndReason::ClosedPipe)?;
-        stdin
-            .write_all(text.as_bytes())
-            .and_then(|_| stdin.flush())
-            .map_err(|_| EndReason::ClosedPipe)
+        let written = match self.stdin.as_mut() {
+            Some(stdin) => stdin
+                .write_all(text.as_bytes())
+                .and_then(|_| stdin.flush())
+                .is_ok(),
+            None => false,
+        };
+        if written {
+            Ok(())
+        } else {
+            Err(self.judge_closed_output())
+        }
     }
 
     /// Closes our end of the bot's input (a full-history bot reads to the end).
@@ -96,8 +104,8 @@ impl BotProcess {
         }
     }
 
-    /// What closed output means: a crash if the process died or exited, a closed pipe if it
-    /// lives on without output.
+    /// What a closed pipe means: a crash if the process died or exited, a closed pipe if it
+    /// lives on.
     pub fn judge_closed_output(&mut self) -> EndReason {
         let until = Instant::now() + EXIT_GRACE;
         loop {
