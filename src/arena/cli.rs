@@ -153,7 +153,7 @@ pub fn arena(args: &ArenaArgs) -> Result<(), String> {
         centre_ban: args.centre_ban,
         sprt,
     };
-    let mut out = match &args.out {
+    let out = match &args.out {
         Some(p) => Some(
             std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
         ),
@@ -161,7 +161,9 @@ pub fn arena(args: &ArenaArgs) -> Result<(), String> {
     };
     let (a, b) = (&engines[0], &engines[1]);
     let bar = progress_bar(args.games as u64);
-    let lines = std::sync::Mutex::new(Vec::new());
+    // Each game is written as it ends, so an interrupted match keeps what it played.
+    let out = std::sync::Mutex::new(out);
+    let write_failed = std::sync::Mutex::new(None);
     let on_game = |g: &MatchGame, t: Tally| {
         let r = &g.record;
         bar.set_message(format!(
@@ -180,17 +182,16 @@ pub fn arena(args: &ArenaArgs) -> Result<(), String> {
                 r.moves.len()
             );
         }
-        lines
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(r.to_json().to_string());
+        if let Some(f) = out.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+            if let Err(e) = writeln!(f, "{}", r.to_json()).and_then(|_| f.flush()) {
+                *write_failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+            }
+        }
     };
     let (tally, _games) = run_match::<Nogo>(a, b, &openings, &config, &on_game)?;
     bar.finish_and_clear();
-    if let Some(f) = &mut out {
-        for line in lines.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            writeln!(f, "{line}").map_err(|e| format!("cannot write games: {e}"))?;
-        }
+    if let Some(e) = write_failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(format!("cannot write games: {e}"));
     }
     print_summary(a, b, tally, &config);
     Ok(())
