@@ -10,7 +10,9 @@ use stonebrain::game::nogo::{Nogo, NogoRules};
 use stonebrain::protocol::botzone::{BotzoneConfig, BotzoneJson, BotzoneSimple};
 use stonebrain::protocol::detect::choose_game;
 use stonebrain::protocol::session::Session;
-use stonebrain::protocol::{detect, serve, GameKind, Line, LineReader, Protocol, ProtocolKind};
+use stonebrain::protocol::{
+    detect, serve, GameKind, Line, LineReader, Protocol, ProtocolKind, ThreadedLines,
+};
 
 #[derive(Parser)]
 #[command(
@@ -173,7 +175,8 @@ fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
              to try it by hand, paste {{\"requests\":[{{\"x\":-1,\"y\":-1}}],\"responses\":[]}} (see --help)"
         );
     }
-    let mut reader = LineReader::new(stdin.lock());
+    // Not `stdin.lock()`: the reader moves to its own thread once the platform is known.
+    let mut reader = LineReader::new(std::io::BufReader::new(stdin));
     let (kind, first) = match args.protocol {
         Some(p) => (protocol_kind(p), None),
         None => match first_recognised_line(&mut reader) {
@@ -201,6 +204,7 @@ fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
         reuse_tree: args.keep_running,
         ..NogoConfig::default()
     });
+    let mut lines = ThreadedLines::spawn(reader, protocol.interrupts());
     let mut session = Session::new(
         Nogo::new(NogoRules {
             centre_ban: args.centre_ban,
@@ -215,7 +219,7 @@ fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
         protocol.as_mut(),
         &mut session,
         first,
-        &mut reader,
+        &mut lines,
         &mut out,
         &mut err,
     ) {

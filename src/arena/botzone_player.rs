@@ -97,27 +97,27 @@ impl BotzonePlayer {
         if self.mode.simple {
             let mut lines = vec![requests.len().to_string()];
             for (i, r) in requests.iter().enumerate() {
-                lines.push(G::move_to_simple(*r));
+                lines.push(G::turn_to_simple(r.as_slice()));
                 if let Some(&resp) = responses.get(i) {
-                    lines.push(G::move_to_simple(Some(resp)));
+                    lines.push(G::turn_to_simple(&[resp]));
                 }
             }
             lines.join("\n") + "\n"
         } else {
-            let requests: Vec<Value> = requests.iter().map(|&r| G::move_to_json(r)).collect();
-            let responses: Vec<Value> = responses
+            let requests: Vec<Value> = requests
                 .iter()
-                .map(|&r| G::move_to_json(Some(r)))
+                .map(|r| G::turn_to_json(r.as_slice()))
                 .collect();
+            let responses: Vec<Value> = responses.iter().map(|&r| G::turn_to_json(&[r])).collect();
             serde_json::json!({ "requests": requests, "responses": responses }).to_string() + "\n"
         }
     }
 
     fn bare_request<G: ArenaGame>(&self, m: Option<G::Move>) -> String {
         if self.mode.simple {
-            G::move_to_simple(m) + "\n"
+            G::turn_to_simple(m.as_slice()) + "\n"
         } else {
-            G::move_to_json(m).to_string() + "\n"
+            G::turn_to_json(m.as_slice()).to_string() + "\n"
         }
     }
 
@@ -133,17 +133,23 @@ impl BotzonePlayer {
             Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
         };
         let parsed = if self.mode.simple {
-            G::move_from_simple(&line)
+            G::turn_from_simple(&line)
         } else {
             match serde_json::from_str::<Value>(&line) {
                 // Botzone accepts either {"response": move, ...} or the bare move.
-                Ok(v) => G::move_from_json(v.get("response").unwrap_or(&v)),
+                Ok(v) => G::turn_from_json(v.get("response").unwrap_or(&v)),
                 Err(e) => Err(format!("not JSON ({e})")),
             }
         };
         match parsed {
-            Ok(Some(m)) => Ok(m),
-            Ok(None) => Err(EndReason::IllegalMove("passed (-1,-1)".to_string())),
+            Ok(turn) if turn.len() == 1 => Ok(turn[0]),
+            Ok(turn) if turn.is_empty() => {
+                Err(EndReason::IllegalMove("passed (-1,-1)".to_string()))
+            }
+            Ok(turn) => Err(EndReason::IllegalMove(format!(
+                "{} stones where one was due",
+                turn.len()
+            ))),
             Err(e) => Err(EndReason::Garbage(format!("{}: {e}", clip(&line)))),
         }
     }

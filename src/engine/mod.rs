@@ -2,6 +2,7 @@
 //! state (for instance an MCTS tree kept between turns); protocols and the arena see only the
 //! `Engine` trait.
 
+pub mod connect6;
 pub mod nogo;
 pub mod random;
 

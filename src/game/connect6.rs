@@ -330,6 +330,45 @@ impl Connect6 {
         self.ply += 1;
     }
 
+    /// Takes back the stone on `p`, which must be the last one placed (searches make and unmake
+    /// moves instead of copying the board). The turn goes back with it: a position with one
+    /// stone left came from the same side with two, and one with two left came from the other
+    /// side's last stone.
+    pub fn undo(&mut self, p: Stone) {
+        let c = self.board[p as usize].expect("undo: no stone on that point");
+        let o = c.opponent();
+        let after = turn_key(self.to_move, self.left);
+        if self.left == 1 && self.to_move == c {
+            self.left = 2;
+        } else {
+            debug_assert!(self.to_move == o && self.left == 2);
+            self.to_move = c;
+            self.left = 1;
+        }
+        self.hash ^= after ^ turn_key(self.to_move, self.left);
+        self.board[p as usize] = None;
+        self.hash ^= KEYS[c.index()][p as usize];
+        let words = self.tables.words;
+        for &w in self.tables.windows_through(p) {
+            let w = w as usize;
+            let n = &mut self.counts[w];
+            n[c.index()] -= 1;
+            let (own, theirs) = (n[c.index()], n[o.index()]);
+            let bit = 1u64 << (w % 64);
+            if theirs == 0 {
+                if own < THREAT_STONES {
+                    self.hot[c.index() * words + w / 64] &= !bit;
+                }
+            } else if own == 0 && theirs >= THREAT_STONES {
+                // Our only stone here is gone: the window is live for the opponent again.
+                self.hot[o.index() * words + w / 64] |= bit;
+            }
+        }
+        // Nothing is played after a win, so the stone taken back is the one that made it.
+        self.winner = None;
+        self.ply -= 1;
+    }
+
     /// The threat windows of `color`: no enemy stone, at least 4 own stones. Read from the bitset.
     pub fn threat_windows(&self, color: Color) -> impl Iterator<Item = usize> + '_ {
         let words = self.tables.words;

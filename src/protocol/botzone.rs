@@ -6,6 +6,7 @@
 
 use super::{Event, Line, Protocol};
 use crate::engine::Decision;
+use crate::game::connect6::{self, Connect6, Connect6Rules};
 use crate::game::nogo::{self, Nogo};
 use crate::game::Game;
 use crate::search::clock::TurnBudget;
@@ -20,14 +21,36 @@ pub const KEEP_RUNNING_MARKER: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 /// Botzone's debug field is kept to 1 KB.
 const DEBUG_LIMIT: usize = 1000;
 
-/// How a game's moves look on Botzone.
+/// How a game's turns look on Botzone. A request or response is one turn: one stone in NoGo and
+/// Gomoku, one or two in ConnectSix; an empty turn is the "no move yet" marker that opens a game
+/// (and the answer of a side with no legal move).
 pub trait BotzoneMove: Game {
-    /// A request or response value; `Ok(None)` is the "no move yet" marker that opens a game.
-    fn move_from_json(v: &Value) -> Result<Option<Self::Move>, String>;
-    fn move_to_json(m: Option<Self::Move>) -> Value;
+    fn turn_from_json(v: &Value) -> Result<Vec<Self::Move>, String>;
+    fn turn_to_json(turn: &[Self::Move]) -> Value;
     /// One line of the simple interaction.
-    fn move_from_simple(s: &str) -> Result<Option<Self::Move>, String>;
-    fn move_to_simple(m: Option<Self::Move>) -> String;
+    fn turn_from_simple(s: &str) -> Result<Vec<Self::Move>, String>;
+    fn turn_to_simple(turn: &[Self::Move]) -> String;
+}
+
+/// Botzone sometimes stores a response as a JSON string holding the object; the judge accepts
+/// it, and so do we.
+fn unwrap_string(v: &Value) -> Result<Option<Value>, String> {
+    match v {
+        Value::String(s) => serde_json::from_str(s)
+            .map(Some)
+            .map_err(|e| format!("bad move text {s:?}: {e}")),
+        _ => Ok(None),
+    }
+}
+
+/// Integers of a simple-interaction line.
+fn simple_ints(s: &str) -> Result<Vec<i64>, String> {
+    s.split_whitespace()
+        .map(|t| {
+            t.parse::<i64>()
+                .map_err(|_| format!("{t:?} is not an integer"))
+        })
+        .collect()
 }
 
 /// Reads an integer field that Botzone may send as a number or a numeric string.
@@ -59,49 +82,114 @@ fn nogo_point(x: i64, y: i64) -> Result<Option<nogo::Point>, String> {
 }
 
 impl BotzoneMove for Nogo {
-    fn move_from_json(v: &Value) -> Result<Option<nogo::Point>, String> {
-        // The judge accepts a response stored as a JSON string; so do we.
-        if let Value::String(s) = v {
-            let inner: Value =
-                serde_json::from_str(s).map_err(|e| format!("bad move text {s:?}: {e}"))?;
-            return Self::move_from_json(&inner);
+    fn turn_from_json(v: &Value) -> Result<Vec<nogo::Point>, String> {
+        if let Some(inner) = unwrap_string(v)? {
+            return Self::turn_from_json(&inner);
         }
         if !v.is_object() {
             return Err(format!(
                 "a move must be an object {{\"x\":..,\"y\":..}}, got {v}"
             ));
         }
-        nogo_point(int_field(v, "x")?, int_field(v, "y")?)
+        Ok(nogo_point(int_field(v, "x")?, int_field(v, "y")?)?
+            .into_iter()
+            .collect())
     }
 
-    fn move_to_json(m: Option<nogo::Point>) -> Value {
-        let (x, y) = m.map_or((-1, -1), |p| {
+    fn turn_to_json(turn: &[nogo::Point]) -> Value {
+        let (x, y) = turn.first().map_or((-1, -1), |&p| {
             let (x, y) = nogo::coords(p);
             (x as i64, y as i64)
         });
         json!({ "x": x, "y": y })
     }
 
-    fn move_from_simple(s: &str) -> Result<Option<nogo::Point>, String> {
-        let parts: Vec<&str> = s.split_whitespace().collect();
-        let parse = |t: &str| {
-            t.parse::<i64>()
-                .map_err(|_| format!("{t:?} is not an integer"))
-        };
-        match parts.as_slice() {
-            [x, y] => nogo_point(parse(x)?, parse(y)?),
+    fn turn_from_simple(s: &str) -> Result<Vec<nogo::Point>, String> {
+        match simple_ints(s)?.as_slice() {
+            &[x, y] => Ok(nogo_point(x, y)?.into_iter().collect()),
             _ => Err(format!("expected \"x y\", got {s:?}")),
         }
     }
 
-    fn move_to_simple(m: Option<nogo::Point>) -> String {
-        match m {
-            Some(p) => {
+    fn turn_to_simple(turn: &[nogo::Point]) -> String {
+        match turn.first() {
+            Some(&p) => {
                 let (x, y) = nogo::coords(p);
                 format!("{x} {y}")
             }
             None => "-1 -1".to_string(),
         }
+    }
+}
+
+/// A ConnectSix point on Botzone's 15x15 board: `(-1, -1)` is "no stone".
+fn connect6_point(x: i64, y: i64) -> Result<Option<connect6::Stone>, String> {
+    if x == -1 && y == -1 {
+        return Ok(None);
+    }
+    let n = Connect6Rules::BOTZONE.size as i64;
+    if (0..n).contains(&x) && (0..n).contains(&y) {
+        Ok(Some((y * n + x) as connect6::Stone))
+    } else {
+        Err(format!("({x},{y}) is off the {n}x{n} board"))
+    }
+}
+
+fn connect6_xy(p: connect6::Stone) -> (i64, i64) {
+    let n = Connect6Rules::BOTZONE.size as i64;
+    (p as i64 % n, p as i64 / n)
+}
+
+/// The stones of a ConnectSix turn from its two points: a turn is one stone (Black's first) or
+/// two; "no stone" may only come second, or for both in the opening request.
+fn connect6_turn(points: [(i64, i64); 2]) -> Result<Vec<connect6::Stone>, String> {
+    let first = connect6_point(points[0].0, points[0].1)?;
+    let second = connect6_point(points[1].0, points[1].1)?;
+    match (first, second) {
+        (Some(a), Some(b)) if a == b => Err(format!(
+            "both stones of the turn are on ({},{})",
+            points[0].0, points[0].1
+        )),
+        (Some(a), Some(b)) => Ok(vec![a, b]),
+        (Some(a), None) => Ok(vec![a]),
+        (None, None) => Ok(Vec::new()),
+        (None, Some(_)) => Err("the first stone is missing but the second is given".to_string()),
+    }
+}
+
+impl BotzoneMove for Connect6 {
+    fn turn_from_json(v: &Value) -> Result<Vec<connect6::Stone>, String> {
+        if let Some(inner) = unwrap_string(v)? {
+            return Self::turn_from_json(&inner);
+        }
+        if !v.is_object() {
+            return Err(format!(
+                "a turn must be an object {{\"x0\":..,\"y0\":..,\"x1\":..,\"y1\":..}}, got {v}"
+            ));
+        }
+        connect6_turn([
+            (int_field(v, "x0")?, int_field(v, "y0")?),
+            (int_field(v, "x1")?, int_field(v, "y1")?),
+        ])
+    }
+
+    fn turn_to_json(turn: &[connect6::Stone]) -> Value {
+        let (x0, y0) = turn.first().map_or((-1, -1), |&p| connect6_xy(p));
+        let (x1, y1) = turn.get(1).map_or((-1, -1), |&p| connect6_xy(p));
+        json!({ "x0": x0, "y0": y0, "x1": x1, "y1": y1 })
+    }
+
+    fn turn_from_simple(s: &str) -> Result<Vec<connect6::Stone>, String> {
+        match simple_ints(s)?.as_slice() {
+            &[x0, y0, x1, y1] => connect6_turn([(x0, y0), (x1, y1)]),
+            _ => Err(format!("expected \"x0 y0 x1 y1\", got {s:?}")),
+        }
+    }
+
+    fn turn_to_simple(turn: &[connect6::Stone]) -> String {
+        let (x0, y0) = turn.first().map_or((-1, -1), |&p| connect6_xy(p));
+        let (x1, y1) = turn.get(1).map_or((-1, -1), |&p| connect6_xy(p));
+        format!("{x0} {y0} {x1} {y1}")
     }
 }
 
@@ -171,8 +259,8 @@ fn parse_time_limit(v: &Value) -> Option<Duration> {
 /// Builds the replay of a full history: the requests are the opponent's moves (the first may be
 /// the "you start" marker), the responses ours, alternating.
 fn replay<G: BotzoneMove>(
-    requests: Vec<Result<Option<G::Move>, String>>,
-    responses: Vec<Result<Option<G::Move>, String>>,
+    requests: Vec<Result<Vec<G::Move>, String>>,
+    responses: Vec<Result<Vec<G::Move>, String>>,
 ) -> Vec<Event<G::Move>> {
     let mut events = vec![Event::NewGame];
     let turns = requests.len();
@@ -187,9 +275,9 @@ fn replay<G: BotzoneMove>(
     let mut responses = responses.into_iter();
     for (i, request) in requests.into_iter().enumerate() {
         match request {
-            Ok(Some(m)) => events.push(Event::Play(m)),
-            Ok(None) if i == 0 => {}
-            Ok(None) => events.push(Event::Warning(format!(
+            Ok(turn) if !turn.is_empty() => events.extend(turn.into_iter().map(Event::Play)),
+            Ok(_) if i == 0 => {}
+            Ok(_) => events.push(Event::Warning(format!(
                 "request {} is an empty move; skipped",
                 i + 1
             ))),
@@ -197,8 +285,10 @@ fn replay<G: BotzoneMove>(
         }
         if i + 1 < turns {
             match responses.next() {
-                Some(Ok(Some(m))) => events.push(Event::Play(m)),
-                Some(Ok(None)) => events.push(Event::Warning(format!(
+                Some(Ok(turn)) if !turn.is_empty() => {
+                    events.extend(turn.into_iter().map(Event::Play))
+                }
+                Some(Ok(_)) => events.push(Event::Warning(format!(
                     "response {} is an empty move; skipped",
                     i + 1
                 ))),
@@ -250,8 +340,8 @@ impl<G: BotzoneMove> BotzoneJson<G> {
             self.platform_limit = Some(limit);
         }
         let first_turn = requests.len() == 1;
-        let requests = requests.iter().map(G::move_from_json).collect();
-        let responses = responses.iter().map(G::move_from_json).collect();
+        let requests = requests.iter().map(G::turn_from_json).collect();
+        let responses = responses.iter().map(G::turn_from_json).collect();
         let mut events = replay::<G>(requests, responses);
         let budget = self
             .config
@@ -296,7 +386,7 @@ fn debug_text<M>(
     if let Some(d) = decision {
         parts.push(d.summary());
         if d.mv.is_none() {
-            parts.push("no legal point left".to_string());
+            parts.push("no legal point left (or the game is over)".to_string());
         }
     }
     if let Some(e) = extra {
@@ -326,20 +416,25 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneJson<G> {
             self.config
                 .budget(self.answered, line, self.platform_limit, false),
         );
-        match G::move_from_json(&input)? {
-            Some(m) => Ok(vec![Event::Play(m), go]),
-            None => Ok(vec![Event::NewGame, go]),
+        let turn = G::turn_from_json(&input)?;
+        if turn.is_empty() {
+            Ok(vec![Event::NewGame, go])
+        } else {
+            let mut events: Vec<_> = turn.into_iter().map(Event::Play).collect();
+            events.push(go);
+            Ok(events)
         }
     }
 
     fn write_answer(
         &mut self,
         out: &mut dyn Write,
+        turn: &[G::Move],
         decision: &Decision<G::Move>,
         warnings: &[String],
     ) -> std::io::Result<()> {
         let answer = json!({
-            "response": G::move_to_json(decision.mv),
+            "response": G::turn_to_json(turn),
             "debug": debug_text(Some(decision), warnings, None),
         });
         writeln!(out, "{answer}")?;
@@ -358,7 +453,7 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneJson<G> {
     }
 
     fn name_move(&self, m: G::Move) -> String {
-        G::move_to_json(Some(m)).to_string()
+        G::turn_to_json(&[m]).to_string()
     }
 
     fn at_end_of_input(&mut self) -> Option<String> {
@@ -399,9 +494,13 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneSimple<G> {
         if self.expected == 0 {
             if self.in_game && self.config.keep_running {
                 // Keep-running: a single request line per turn.
-                return match G::move_from_simple(&line.text) {
-                    Ok(Some(m)) => Ok(vec![Event::Play(m), Event::Go(self.budget(line, false))]),
-                    Ok(None) => Ok(vec![Event::NewGame, Event::Go(self.budget(line, true))]),
+                return match G::turn_from_simple(&line.text) {
+                    Ok(turn) if !turn.is_empty() => {
+                        let mut events: Vec<_> = turn.into_iter().map(Event::Play).collect();
+                        events.push(Event::Go(self.budget(line, false)));
+                        Ok(events)
+                    }
+                    Ok(_) => Ok(vec![Event::NewGame, Event::Go(self.budget(line, true))]),
                     // Botzone may append data lines after the first turn; they are not moves.
                     Err(e) => Ok(vec![Event::Warning(format!(
                         "ignored input line {:?}: {e}",
@@ -432,13 +531,13 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneSimple<G> {
         let requests = lines
             .iter()
             .step_by(2)
-            .map(|l| G::move_from_simple(l))
+            .map(|l| G::turn_from_simple(l))
             .collect();
         let responses = lines
             .iter()
             .skip(1)
             .step_by(2)
-            .map(|l| G::move_from_simple(l))
+            .map(|l| G::turn_from_simple(l))
             .collect();
         let mut events = replay::<G>(requests, responses);
         events.push(Event::Go(self.budget(line, turns == 1)));
@@ -449,16 +548,17 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneSimple<G> {
     fn write_answer(
         &mut self,
         out: &mut dyn Write,
+        turn: &[G::Move],
         decision: &Decision<G::Move>,
         warnings: &[String],
     ) -> std::io::Result<()> {
-        writeln!(out, "{}", G::move_to_simple(decision.mv))?;
+        writeln!(out, "{}", G::turn_to_simple(turn))?;
         writeln!(out, "{}", debug_text(Some(decision), warnings, None))?;
         finish_answer(&self.config, &mut self.answered, out)
     }
 
     fn write_error(&mut self, out: &mut dyn Write, message: &str) -> std::io::Result<()> {
-        writeln!(out, "{}", G::move_to_simple(None))?;
+        writeln!(out, "{}", G::turn_to_simple(&[]))?;
         writeln!(out, "{}", debug_text::<G::Move>(None, &[], Some(message)))?;
         finish_answer(&self.config, &mut self.answered, out)
     }
@@ -468,7 +568,7 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneSimple<G> {
     }
 
     fn name_move(&self, m: G::Move) -> String {
-        format!("\"{}\"", G::move_to_simple(Some(m)))
+        format!("\"{}\"", G::turn_to_simple(&[m]))
     }
 
     fn at_end_of_input(&mut self) -> Option<String> {
@@ -529,31 +629,64 @@ mod tests {
     #[test]
     fn nogo_moves_round_trip_in_both_forms() {
         for p in [0u8, 8, 40, 72, 80] {
-            let j = Nogo::move_to_json(Some(p));
-            assert_eq!(Nogo::move_from_json(&j), Ok(Some(p)));
-            let s = Nogo::move_to_simple(Some(p));
-            assert_eq!(Nogo::move_from_simple(&s), Ok(Some(p)));
+            let j = Nogo::turn_to_json(&[p]);
+            assert_eq!(Nogo::turn_from_json(&j), Ok(vec![p]));
+            let s = Nogo::turn_to_simple(&[p]);
+            assert_eq!(Nogo::turn_from_simple(&s), Ok(vec![p]));
         }
-        assert_eq!(Nogo::move_from_json(&json!({"x": -1, "y": -1})), Ok(None));
-        assert_eq!(Nogo::move_from_simple("-1 -1"), Ok(None));
+        assert_eq!(Nogo::turn_from_json(&json!({"x": -1, "y": -1})), Ok(vec![]));
+        assert_eq!(Nogo::turn_from_simple("-1 -1"), Ok(vec![]));
         // x is the first index of Botzone's grid[x][y].
         assert_eq!(
-            Nogo::move_from_json(&json!({"x": 2, "y": 7})),
-            Ok(Some(nogo::point(2, 7)))
+            Nogo::turn_from_json(&json!({"x": 2, "y": 7})),
+            Ok(vec![nogo::point(2, 7)])
         );
-        assert!(Nogo::move_from_json(&json!({"x": 9, "y": 0})).is_err());
-        assert!(Nogo::move_from_json(&json!({"x": -1, "y": 3})).is_err());
-        assert!(Nogo::move_from_json(&json!({"x": 1})).is_err());
-        assert!(Nogo::move_from_json(&json!([1, 2])).is_err());
-        assert!(Nogo::move_from_simple("1").is_err());
-        assert!(Nogo::move_from_simple("1 2 3").is_err());
+        assert_eq!(
+            Nogo::turn_from_json(&json!("{\"x\": 2, \"y\": 7}")),
+            Ok(vec![nogo::point(2, 7)])
+        );
+        assert!(Nogo::turn_from_json(&json!({"x": 9, "y": 0})).is_err());
+        assert!(Nogo::turn_from_json(&json!({"x": -1, "y": 3})).is_err());
+        assert!(Nogo::turn_from_json(&json!({"x": 1})).is_err());
+        assert!(Nogo::turn_from_json(&json!([1, 2])).is_err());
+        assert!(Nogo::turn_from_simple("1").is_err());
+        assert!(Nogo::turn_from_simple("1 2 3").is_err());
+    }
+
+    #[test]
+    fn connect6_turns_round_trip_in_both_forms() {
+        let n = 15;
+        let turns: [&[connect6::Stone]; 4] = [&[], &[7 * n + 7], &[0, 224], &[3 * n + 14, 14 * n]];
+        for turn in turns {
+            let j = Connect6::turn_to_json(turn);
+            assert_eq!(Connect6::turn_from_json(&j), Ok(turn.to_vec()), "{j}");
+            let s = Connect6::turn_to_simple(turn);
+            assert_eq!(Connect6::turn_from_simple(&s), Ok(turn.to_vec()), "{s}");
+        }
+        // Black's opening answer: one stone, the second pair is -1.
+        assert_eq!(
+            Connect6::turn_to_json(&[7 * n + 7]),
+            json!({"x0": 7, "y0": 7, "x1": -1, "y1": -1})
+        );
+        // x is the column, y the row: (3, 1) is point 1 * 15 + 3.
+        assert_eq!(
+            Connect6::turn_from_json(&json!({"x0": 3, "y0": 1, "x1": 0, "y1": 14})),
+            Ok(vec![18, 210])
+        );
+        assert_eq!(Connect6::turn_to_simple(&[18, 210]), "3 1 0 14");
+        assert!(Connect6::turn_from_json(&json!({"x0": 15, "y0": 0, "x1": 1, "y1": 1})).is_err());
+        assert!(Connect6::turn_from_json(&json!({"x0": 1, "y0": 1, "x1": 1, "y1": 1})).is_err());
+        assert!(Connect6::turn_from_json(&json!({"x0": -1, "y0": -1, "x1": 1, "y1": 1})).is_err());
+        assert!(Connect6::turn_from_json(&json!({"x0": 1, "y0": 1})).is_err());
+        assert!(Connect6::turn_from_simple("1 2").is_err());
+        assert!(Connect6::turn_from_simple("1 2 3 x").is_err());
     }
 
     #[test]
     fn replay_interleaves_requests_and_responses() {
         let events = replay::<Nogo>(
-            vec![Ok(None), Ok(Some(3)), Ok(Some(5))],
-            vec![Ok(Some(1)), Ok(Some(4))],
+            vec![Ok(vec![]), Ok(vec![3]), Ok(vec![5])],
+            vec![Ok(vec![1]), Ok(vec![4])],
         );
         assert_eq!(
             events,
@@ -565,8 +698,19 @@ mod tests {
                 Event::Play(5)
             ]
         );
-        let white = replay::<Nogo>(vec![Ok(Some(7))], vec![]);
+        let white = replay::<Nogo>(vec![Ok(vec![7])], vec![]);
         assert_eq!(white, vec![Event::NewGame, Event::Play(7)]);
+        // A ConnectSix turn is two plays in a row.
+        let pairs = replay::<Connect6>(vec![Ok(vec![]), Ok(vec![3, 4])], vec![Ok(vec![9])]);
+        assert_eq!(
+            pairs,
+            vec![
+                Event::NewGame,
+                Event::Play(9),
+                Event::Play(3),
+                Event::Play(4)
+            ]
+        );
     }
 
     #[test]

@@ -11,6 +11,8 @@ use crate::game::IllegalMove;
 use crate::search::clock::TurnBudget;
 use session::Session;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 pub use detect::{detect, GameKind, ProtocolKind};
@@ -34,6 +36,9 @@ pub enum Event<M> {
     Warning(String),
     /// It is our turn: answer within the budget.
     Go(TurnBudget),
+    /// The platform refused our last turn (SAU's `error`): take it back and answer again,
+    /// with something else if we can.
+    Retry(TurnBudget),
     /// Leave.
     Quit,
 }
@@ -43,10 +48,13 @@ pub trait Protocol<M> {
     /// Reads one line. Multi-line messages return no events until complete. An `Err` is a
     /// problem with the input that loses this message; the serve loop reports it and goes on.
     fn parse(&mut self, line: &Line) -> Result<Vec<Event<M>>, String>;
-    /// Writes our answer (and the platform's debug text, if it has any).
+    /// Writes our answer: the stones of our whole turn (one for NoGo; one or two for Connect6;
+    /// none when there is no legal move), and the platform's debug text if it has any.
+    /// `decision` describes the search behind the turn.
     fn write_answer(
         &mut self,
         out: &mut dyn Write,
+        turn: &[M],
         decision: &Decision<M>,
         warnings: &[String],
     ) -> std::io::Result<()>;
@@ -60,11 +68,26 @@ pub trait Protocol<M> {
     fn at_end_of_input(&mut self) -> Option<String> {
         None
     }
+    /// Which input lines cancel a search in progress (SAU's `end` and `quit`). A cancelled
+    /// turn is never answered.
+    fn interrupts(&self) -> fn(&str) -> bool {
+        |_| false
+    }
 }
 
 /// Normalises a raw input line: platforms send `\r\n`, stray NUL bytes and extra spaces.
 pub fn clean_line(raw: &str) -> String {
     raw.replace(['\r', '\0'], " ").trim().to_string()
+}
+
+/// Where the serve loop gets its input lines.
+pub trait LineSource {
+    /// The next non-empty line, or `None` at end of input.
+    fn next_line(&mut self) -> Option<Line>;
+    /// Read-but-unhandled lines that cancel a search, if this source watches for them.
+    fn interrupt(&self) -> Option<&'static AtomicUsize> {
+        None
+    }
 }
 
 /// Reads lines, stamps them, and yields only non-empty ones.
@@ -100,22 +123,78 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
+impl<R: BufRead> LineSource for LineReader<R> {
+    fn next_line(&mut self) -> Option<Line> {
+        LineReader::next_line(self)
+    }
+}
+
+/// Input read on its own thread, so that a line arriving while we think (SAU's `end`) is seen at
+/// once: lines the `cancels` test picks are counted in `interrupt` when read and uncounted when
+/// the serve loop takes them, and a search stops while the count is non-zero. Lines are stamped
+/// on the reading thread, so budgets still count from the real arrival.
+pub struct ThreadedLines {
+    lines: mpsc::Receiver<Line>,
+    cancels: fn(&str) -> bool,
+    interrupt: &'static AtomicUsize,
+}
+
+impl ThreadedLines {
+    pub fn spawn<R: BufRead + Send + 'static>(
+        mut reader: LineReader<R>,
+        cancels: fn(&str) -> bool,
+    ) -> ThreadedLines {
+        // One counter per serve loop, alive for the rest of the process (a few bytes, once).
+        let interrupt: &'static AtomicUsize = Box::leak(Box::new(AtomicUsize::new(0)));
+        let (send, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            while let Some(line) = reader.next_line() {
+                if cancels(&line.text) {
+                    interrupt.fetch_add(1, Ordering::SeqCst);
+                }
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        ThreadedLines {
+            lines,
+            cancels,
+            interrupt,
+        }
+    }
+}
+
+impl LineSource for ThreadedLines {
+    fn next_line(&mut self) -> Option<Line> {
+        let line = self.lines.recv().ok()?;
+        if (self.cancels)(&line.text) {
+            self.interrupt.fetch_sub(1, Ordering::SeqCst);
+        }
+        Some(line)
+    }
+
+    fn interrupt(&self) -> Option<&'static AtomicUsize> {
+        Some(self.interrupt)
+    }
+}
+
 /// Serves one protocol until input ends, `Quit`, or a one-turn protocol has answered.
 /// `first` is a line already read (by protocol detection).
-pub fn serve<G, R, W, E>(
+pub fn serve<G, W, E>(
     protocol: &mut dyn Protocol<G::Move>,
     session: &mut Session<G>,
     first: Option<Line>,
-    reader: &mut LineReader<R>,
+    reader: &mut dyn LineSource,
     out: &mut W,
     err: &mut E,
 ) -> std::io::Result<()>
 where
     G: crate::game::Game,
-    R: BufRead,
     W: Write,
     E: Write,
 {
+    let interrupt = reader.interrupt();
     let mut pending = first;
     let mut warnings: Vec<String> = Vec::new();
     loop {
@@ -160,20 +239,26 @@ where
                     }
                 }
                 Event::Warning(w) => warnings.push(w),
-                Event::Go(budget) => {
+                Event::Go(budget) | Event::Retry(budget) => {
+                    let retry = matches!(event, Event::Retry(_));
                     for w in &warnings {
                         writeln!(err, "stonebrain: {w}")?;
                     }
-                    let decision = session.think(budget);
-                    protocol.write_answer(out, &decision, &warnings)?;
+                    let refused = if retry {
+                        session.retract_turn()
+                    } else {
+                        Vec::new()
+                    };
+                    let (turn, decision) = session.think_turn(budget, &refused, interrupt);
+                    if interrupt.is_some_and(|n| n.load(Ordering::SeqCst) > 0) {
+                        // Cancelled while thinking: the platform no longer wants this turn.
+                        session.retract_turn();
+                        warnings.clear();
+                        continue;
+                    }
+                    protocol.write_answer(out, &turn, &decision, &warnings)?;
                     out.flush()?;
                     warnings.clear();
-                    if let Some(m) = decision.mv {
-                        if let Err(why) = session.apply(m) {
-                            // Cannot happen with a sound engine; said loudly if it ever does.
-                            writeln!(err, "stonebrain: internal error, own choice refused: {why}")?;
-                        }
-                    }
                     if protocol.done_after_answer() {
                         return Ok(());
                     }

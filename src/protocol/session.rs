@@ -5,6 +5,8 @@ use crate::engine::random::RandomPlayer;
 use crate::engine::{Decision, Engine};
 use crate::game::{Game, IllegalMove};
 use crate::search::clock::{Limits, TurnBudget};
+use std::sync::atomic::AtomicUsize;
+use std::time::{Duration, Instant};
 
 pub struct Session<G: Game> {
     start: G,
@@ -12,6 +14,9 @@ pub struct Session<G: Game> {
     engine: Box<dyn Engine<G>>,
     /// Cap on playouts/nodes per decision (tests and reproducible runs).
     pub max_iterations: Option<u64>,
+    /// The position before our last turn and the stones we played in it, so that a turn the
+    /// platform refused or cancelled can be taken back.
+    last_turn: Option<(G, Vec<G::Move>)>,
 }
 
 impl<G: Game> Session<G> {
@@ -21,6 +26,7 @@ impl<G: Game> Session<G> {
             start,
             engine,
             max_iterations: None,
+            last_turn: None,
         }
     }
 
@@ -31,6 +37,7 @@ impl<G: Game> Session<G> {
     pub fn new_game(&mut self) {
         self.pos = self.start.clone();
         self.engine.new_game();
+        self.last_turn = None;
     }
 
     /// Plays `m`. A move that breaks a rule of the game but can physically be placed is kept
@@ -42,14 +49,20 @@ impl<G: Game> Session<G> {
             Ok(()) | Err(IllegalMove::Forbidden(_)) => {
                 self.engine.observe(&self.pos, m);
                 self.pos.play(m);
+                self.last_turn = None;
                 verdict
             }
             Err(e) => Err(e),
         }
     }
 
+    /// One decision: the next stone for the side to move.
     pub fn think(&mut self, budget: TurnBudget) -> Decision<G::Move> {
         let limits = Limits::until(budget.stop_at()).with_iterations(self.max_iterations);
+        self.decide(limits)
+    }
+
+    fn decide(&mut self, limits: Limits) -> Decision<G::Move> {
         let engine = &mut self.engine;
         let pos = &self.pos;
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.think(pos, limits))) {
@@ -60,6 +73,75 @@ impl<G: Game> Session<G> {
                 self.engine.new_game();
                 RandomPlayer::new(self.pos.hash()).think(&self.pos, limits)
             }
+        }
+    }
+
+    /// Our whole turn: stones for the side to move until the turn passes to the opponent or the
+    /// game ends (one stone in NoGo, one or two in Connect6), all played on the position. The
+    /// returned decision describes the search (work and time summed over the stones). A turn
+    /// equal to `avoid` (one the platform refused) is replaced by random legal stones.
+    /// Nothing is played once the game is over.
+    pub fn think_turn(
+        &mut self,
+        budget: TurnBudget,
+        avoid: &[G::Move],
+        interrupt: Option<&'static AtomicUsize>,
+    ) -> (Vec<G::Move>, Decision<G::Move>) {
+        let before = self.pos.clone();
+        let side = self.pos.side_to_move();
+        let limits = Limits::until(budget.stop_at())
+            .with_iterations(self.max_iterations)
+            .interruptible(interrupt);
+        let started = Instant::now();
+        let mut turn = Vec::new();
+        let mut summary = Decision {
+            mv: None,
+            win_rate: None,
+            work: 0,
+            work_unit: "nodes",
+            elapsed: Duration::ZERO,
+        };
+        let mut random = RandomPlayer::new(self.pos.hash() ^ 0x5eed);
+        while self.pos.outcome().is_none() && self.pos.side_to_move() == side {
+            let d = self.decide(limits);
+            if turn.is_empty() {
+                summary.win_rate = d.win_rate;
+                summary.work_unit = d.work_unit;
+            }
+            summary.work += d.work;
+            let mut choice = d.mv;
+            if !avoid.is_empty() && choice == avoid.get(turn.len()).copied() {
+                // Repeating a refused stone would be refused again.
+                choice = random.pick(&self.pos).or(choice);
+            }
+            let Some(m) = choice else { break };
+            if self.apply(m).is_err() {
+                // Cannot happen with a sound engine; a legal random stone keeps the game going.
+                match random.pick(&self.pos) {
+                    Some(r) if self.apply(r).is_ok() => turn.push(r),
+                    _ => break,
+                }
+                continue;
+            }
+            turn.push(m);
+        }
+        summary.mv = turn.first().copied();
+        summary.elapsed = started.elapsed();
+        self.last_turn = Some((before, turn.clone()));
+        (turn, summary)
+    }
+
+    /// Takes back our last turn (refused or cancelled by the platform) and returns its stones;
+    /// empty if the last thing played was not our turn.
+    pub fn retract_turn(&mut self) -> Vec<G::Move> {
+        match self.last_turn.take() {
+            Some((before, turn)) => {
+                self.pos = before;
+                // The engine's tree followed our stones; it starts afresh from here.
+                self.engine.new_game();
+                turn
+            }
+            None => Vec::new(),
         }
     }
 }

@@ -4,6 +4,7 @@
 //! from process start, since the platform's clock includes start-up and parsing), minus a safety
 //! margin that absorbs what we cannot see: process exit, pipe latency, a loaded judge machine.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// What the search may spend on one decision.
@@ -13,20 +14,24 @@ pub struct Limits {
     pub stop_at: Option<Instant>,
     /// Stop after this many playouts (or nodes); makes searches reproducible in tests.
     pub max_iterations: Option<u64>,
+    /// Stop as soon as this count is non-zero: input lines that cancel a search (SAU's `end`)
+    /// read but not yet handled. Set by the input thread, so a search can be abandoned while
+    /// the main loop is busy thinking.
+    pub interrupt: Option<&'static AtomicUsize>,
 }
 
 impl Limits {
     pub fn iterations(n: u64) -> Limits {
         Limits {
-            stop_at: None,
             max_iterations: Some(n),
+            ..Limits::default()
         }
     }
 
     pub fn until(stop_at: Instant) -> Limits {
         Limits {
             stop_at: Some(stop_at),
-            max_iterations: None,
+            ..Limits::default()
         }
     }
 
@@ -40,9 +45,22 @@ impl Limits {
         self
     }
 
+    /// Also stop when `interrupt` becomes non-zero.
+    pub fn interruptible(mut self, interrupt: Option<&'static AtomicUsize>) -> Limits {
+        self.interrupt = interrupt;
+        self
+    }
+
+    /// Whether an interrupting input line is waiting.
+    pub fn interrupted(&self) -> bool {
+        self.interrupt
+            .is_some_and(|n| n.load(Ordering::Relaxed) > 0)
+    }
+
     pub fn done(&self, iterations: u64, now: Instant) -> bool {
         self.max_iterations.is_some_and(|m| iterations >= m)
             || self.stop_at.is_some_and(|t| now >= t)
+            || self.interrupted()
     }
 }
 

@@ -1118,3 +1118,46 @@ fn random_games_match_a_from_scratch_reference() {
         "threat counts seen: {threat_histogram:?}"
     );
 }
+
+/// Undo is the exact inverse of a stone: after random games (wins included), taking every stone
+/// back in reverse order passes through each earlier position again, with the same hash, turn,
+/// threats, blocking sets and winner as when it was first reached.
+#[test]
+fn undo_retraces_every_position_exactly() {
+    let mut rng = XorShift::new(0x0d0);
+    for game in 0..60 {
+        let size = [6, 9, 15, 19][game % 4];
+        let mut g = new_game(size);
+        let mut seen: Vec<(Connect6, Stone)> = Vec::new();
+        // Crowd the stones into a corner so that lines and wins happen.
+        let side = size.min(9);
+        while g.outcome().is_none() {
+            let empties: Vec<Stone> = (0..g.points() as Stone)
+                .filter(|&p| {
+                    let (x, y) = g.coords(p);
+                    g.color_at(p).is_none() && (x < side && y < side || seen.len() >= side * side)
+                })
+                .collect();
+            let p = empties[rng.below(empties.len())];
+            seen.push((g.clone(), p));
+            g.play(p);
+        }
+        while let Some((before, p)) = seen.pop() {
+            g.undo(p);
+            assert_eq!(g.hash(), before.hash(), "game {game}");
+            assert_eq!(g.ply(), before.ply());
+            assert_eq!(g.side_to_move(), before.side_to_move());
+            assert_eq!(g.stones_left_in_turn(), before.stones_left_in_turn());
+            assert_eq!(g.winner(), before.winner());
+            for c in [BLACK, WHITE] {
+                assert_eq!(g.threats(c), before.threats(c));
+                assert_eq!(g.blocking_sets(c, 2), before.blocking_sets(c, 2));
+                assert_eq!(g.winning_cells(c), before.winning_cells(c));
+                assert_eq!(
+                    g.threat_windows(c).collect::<Vec<_>>(),
+                    before.threat_windows(c).collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+}
