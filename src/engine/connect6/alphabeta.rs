@@ -1,0 +1,288 @@
+//! Alpha-beta over whole turns (stone pairs), iteratively deepened, with a transposition table.
+//!
+//! A node is the start of a turn. Its moves are pairs built from the best-ranked single cells:
+//! the top `wide` first stones, and for each the top `wide2` second stones once the first is
+//! on the board, kept to the best `pairs` by the static value after both. When the opponent has
+//! threats, only the exact defences are generated (both cells of a double threat; a blocking
+//! cell plus a free stone for a single one), so forced lines cost almost nothing and the
+//! depth goes where it matters. Wins and losses are scored by distance, so the shortest win and
+//! the longest defence are preferred.
+
+use super::board::Board;
+use super::budget::Budget;
+use crate::game::connect6::Stone;
+use crate::game::Game;
+
+pub const WIN: i32 = 1_000_000;
+/// Scores beyond this are wins or losses found by search.
+pub const WIN_BOUND: i32 = WIN - 1000;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Width {
+    /// First stones considered at a quiet node.
+    pub wide: usize,
+    /// Second stones considered for each first stone.
+    pub wide2: usize,
+    /// Pairs kept after ranking.
+    pub pairs: usize,
+}
+
+impl Default for Width {
+    fn default() -> Width {
+        Width {
+            wide: 9,
+            wide2: 7,
+            pairs: 14,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    value: i32,
+    depth: u8,
+    bound: Bound,
+    best: [Stone; 2],
+    has_best: bool,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// Position hash -> what an earlier search learnt. Always-replace, one entry a slot.
+pub struct Table {
+    slots: Vec<Entry>,
+}
+
+impl Table {
+    pub fn new(bits: u32) -> Table {
+        Table {
+            slots: vec![Entry::default(); 1 << bits],
+        }
+    }
+
+    fn index(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len() - 1)
+    }
+
+    fn get(&self, key: u64) -> Option<Entry> {
+        let e = self.slots[self.index(key)];
+        (e.key == key).then_some(e)
+    }
+
+    fn put(&mut self, e: Entry) {
+        let i = self.index(e.key);
+        self.slots[i] = e;
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.fill(Entry::default());
+    }
+}
+
+/// A turn: one or two stones.
+pub type Turn = Vec<Stone>;
+
+/// The moves of a turn-start node, best first. Empty when the side to move is lost (three or
+/// more threats against it and no win of its own) or there is no empty cell.
+pub fn turn_moves(board: &mut Board, width: Width) -> Vec<Turn> {
+    let me = board.side();
+    let them = me.opponent();
+    let left = board.pos.stones_left_in_turn();
+    let threats = board.pos.threats(them);
+    if threats > left as u32 {
+        return Vec::new();
+    }
+    if left == 1 {
+        // Black's opening stone, or a puzzle set up mid-turn: single stones.
+        let cells = if threats == 1 {
+            let sets = board.pos.blocking_sets(them, 1);
+            sets.into_iter().flatten().collect()
+        } else {
+            board.top_cells(me, width.wide)
+        };
+        return cells.into_iter().map(|c| vec![c]).collect();
+    }
+    let mut scored: Vec<(i32, [Stone; 2])> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut consider =
+        |board: &mut Board, a: Stone, b: Stone, scored: &mut Vec<(i32, [Stone; 2])>| {
+            let key = (a.min(b), a.max(b));
+            if a == b || !seen.insert(key) {
+                return;
+            }
+            board.play(a);
+            board.play(b);
+            // After our pair the opponent is to move; its view, negated, is ours.
+            let value = -board.evaluate(them);
+            board.undo(b);
+            board.undo(a);
+            scored.push((value, [a, b]));
+        };
+    match threats {
+        2 => {
+            for set in board.pos.blocking_sets(them, 2) {
+                if let [a, b] = set[..] {
+                    consider(board, a, b, &mut scored);
+                }
+            }
+        }
+        1 => {
+            for set in board.pos.blocking_sets(them, 2) {
+                match set[..] {
+                    [a] => {
+                        board.play(a);
+                        let seconds = board.top_cells(me, width.wide2 + 2);
+                        board.undo(a);
+                        for b in seconds {
+                            consider(board, a, b, &mut scored);
+                        }
+                    }
+                    [a, b] => consider(board, a, b, &mut scored),
+                    _ => {}
+                }
+            }
+        }
+        _ => {
+            for a in board.top_cells(me, width.wide) {
+                board.play(a);
+                let won = board.pos.winner().is_some();
+                let seconds = if won {
+                    Vec::new()
+                } else {
+                    board.top_cells(me, width.wide2)
+                };
+                board.undo(a);
+                for b in seconds {
+                    consider(board, a, b, &mut scored);
+                }
+            }
+        }
+    }
+    scored.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+    let keep = if threats == 0 {
+        width.pairs
+    } else {
+        scored.len()
+    };
+    scored.truncate(keep.max(1));
+    scored.into_iter().map(|(_, p)| p.to_vec()).collect()
+}
+
+pub struct Searcher<'a> {
+    pub board: &'a mut Board,
+    pub table: &'a mut Table,
+    pub budget: &'a mut Budget,
+    pub width: Width,
+}
+
+impl Searcher<'_> {
+    /// Negamax value of the turn-start position for the side to move, `depth` turns deep.
+    pub fn search(&mut self, depth: u8, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+        self.budget.tick();
+        if self.budget.stopped() {
+            return 0;
+        }
+        let me = self.board.side();
+        let them = me.opponent();
+        let left = self.board.pos.stones_left_in_turn();
+        if self.board.pos.immediate_win(me, left).is_some() {
+            return WIN - ply;
+        }
+        if self.board.pos.threats(them) > left as u32 {
+            return -(WIN - ply - 1);
+        }
+        if self.board.is_over() {
+            return 0; // a full board
+        }
+        if depth == 0 {
+            return self.board.evaluate(me);
+        }
+        let key = self.board.pos.hash();
+        let mut first: Option<[Stone; 2]> = None;
+        if let Some(e) = self.table.get(key) {
+            if e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.value >= beta,
+                    Bound::Upper => e.value <= alpha,
+                };
+                if cut {
+                    return e.value;
+                }
+            }
+            if e.has_best {
+                first = Some(e.best);
+            }
+        }
+        let mut moves = turn_moves(self.board, self.width);
+        if moves.is_empty() {
+            return -(WIN - ply - 1);
+        }
+        if let Some(f) = first {
+            if let Some(i) = moves.iter().position(|m| stones2(m) == f) {
+                moves[..=i].rotate_right(1);
+            }
+        }
+        let alpha0 = alpha;
+        let mut best = -WIN;
+        let mut best_move = stones2(&moves[0]);
+        for m in &moves {
+            let v = self.try_turn(m, depth, alpha, beta, ply);
+            if self.budget.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = stones2(m);
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.put(Entry {
+            key,
+            value: best,
+            depth,
+            bound,
+            best: best_move,
+            has_best: true,
+        });
+        best
+    }
+
+    /// Plays the turn `m`, searches the reply, takes it back; the value is ours.
+    pub fn try_turn(&mut self, m: &[Stone], depth: u8, alpha: i32, beta: i32, ply: i32) -> i32 {
+        for &s in m {
+            self.board.play(s);
+        }
+        let v = if self.board.pos.winner().is_some() {
+            WIN - ply
+        } else {
+            -self.search(depth - 1, -beta, -alpha, ply + 1)
+        };
+        for &s in m.iter().rev() {
+            self.board.undo(s);
+        }
+        v
+    }
+}
+
+/// A turn as a fixed pair (a single stone repeats itself), for the table.
+fn stones2(m: &[Stone]) -> [Stone; 2] {
+    [m[0], *m.get(1).unwrap_or(&m[0])]
+}

@@ -1,0 +1,302 @@
+//! The search's view of a Connect6 position: the rules' board plus, kept up to date stone by
+//! stone, a value for every empty cell (what a stone there would add for each colour) and a
+//! static evaluation. Both come from the six-cell windows the rules already count: a window
+//! with stones of one colour only is "live" for that colour and worth more the fuller it is.
+//!
+//! A stone changes only the (at most 24) windows through it, so making and unmaking a stone
+//! touches at most 24 x 6 cell values; the board never needs a full scan except to list
+//! candidates.
+
+use crate::game::connect6::{Connect6, Stone, RUN};
+use crate::game::{Color, Game};
+
+/// Worth of a live window holding k stones of one colour (k = 0..=5). Six is a win and never
+/// evaluated. Each step is roughly a factor of 3-4: a window with 3 stones is one turn from a
+/// threat, and two such windows are a double threat in the making.
+const WINDOW_VALUE: [i32; RUN] = [0, 1, 6, 24, 90, 180];
+
+/// The gain of one more stone in a live window with k stones.
+const fn gain(k: usize) -> i32 {
+    if k + 1 < RUN {
+        WINDOW_VALUE[k + 1] - WINDOW_VALUE[k]
+    } else {
+        // Completing a window wins; the searches find wins before they look at values.
+        1000
+    }
+}
+
+const GAIN: [i32; RUN] = [gain(0), gain(1), gain(2), gain(3), gain(4), gain(5)];
+
+/// Cells this close (in king moves) to a stone are candidates: further away a stone shares no
+/// window with anything on the board worth speaking of.
+const NEAR: isize = 2;
+
+#[derive(Clone)]
+pub struct Board {
+    pub pos: Connect6,
+    /// Per cell, per colour (Black first): what a stone of that colour there would add.
+    cell: Vec<[i32; 2]>,
+    /// Sum of live-window values, per colour.
+    total: [i32; 2],
+    /// Stones within `NEAR` of each cell.
+    near: Vec<u8>,
+    /// Precomputed neighbourhoods within `NEAR`, per cell.
+    around: std::sync::Arc<Vec<Vec<Stone>>>,
+    /// Stones on the board.
+    stones: usize,
+}
+
+/// The contribution of a window with `n` (Black, White) stones: its value to each colour and the
+/// gain it gives each of its cells, per colour.
+fn window_terms(n: [u8; 2]) -> ([i32; 2], [i32; 2]) {
+    let mut value = [0; 2];
+    let mut cell = [0; 2];
+    for c in 0..2 {
+        if n[1 - c] == 0 && (n[c] as usize) < RUN {
+            value[c] = WINDOW_VALUE[n[c] as usize];
+            cell[c] = GAIN[n[c] as usize];
+        }
+    }
+    (value, cell)
+}
+
+fn neighbourhoods(size: usize) -> Vec<Vec<Stone>> {
+    (0..size * size)
+        .map(|p| {
+            let (x, y) = ((p % size) as isize, (p / size) as isize);
+            let mut v = Vec::new();
+            for dy in -NEAR..=NEAR {
+                for dx in -NEAR..=NEAR {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if (dx, dy) != (0, 0)
+                        && (0..size as isize).contains(&nx)
+                        && (0..size as isize).contains(&ny)
+                    {
+                        v.push((ny as usize * size + nx as usize) as Stone);
+                    }
+                }
+            }
+            v
+        })
+        .collect()
+}
+
+impl Board {
+    /// The search board of `pos`, computed from scratch from the rules' window counts.
+    pub fn new(pos: &Connect6) -> Board {
+        let n = pos.points();
+        let around = neighbourhoods(pos.size());
+        let mut cell = vec![[0; 2]; n];
+        let mut total = [0; 2];
+        let t = pos.tables();
+        for w in 0..t.window_count() {
+            let counts = [
+                pos.window_stones(w, Color::Black),
+                pos.window_stones(w, Color::White),
+            ];
+            let (v, g) = window_terms(counts);
+            total[0] += v[0];
+            total[1] += v[1];
+            for &p in t.window(w) {
+                cell[p as usize][0] += g[0];
+                cell[p as usize][1] += g[1];
+            }
+        }
+        let mut near = vec![0u8; n];
+        let mut stones = 0;
+        for p in 0..n as Stone {
+            if pos.color_at(p).is_some() {
+                stones += 1;
+                for &q in &around[p as usize] {
+                    near[q as usize] += 1;
+                }
+            }
+        }
+        Board {
+            pos: pos.clone(),
+            cell,
+            total,
+            near,
+            around: std::sync::Arc::new(around),
+            stones,
+        }
+    }
+
+    pub fn side(&self) -> Color {
+        self.pos.side_to_move()
+    }
+
+    /// Puts a stone for the side to move.
+    pub fn play(&mut self, p: Stone) {
+        let c = self.pos.side_to_move();
+        self.account(p, c, true);
+        self.pos.place(p);
+    }
+
+    /// Takes back the last stone, which was on `p`.
+    pub fn undo(&mut self, p: Stone) {
+        let c = self.pos.color_at(p).expect("undo of an empty point");
+        self.pos.undo(p);
+        self.account(p, c, false);
+    }
+
+    /// Moves the cell values, totals and neighbour counts for a stone of `c` on `p` appearing
+    /// (`add`) or disappearing. Reads window counts from `self.pos`, which must not yet hold
+    /// the change (on `add`) or must already have undone it (on removal).
+    fn account(&mut self, p: Stone, c: Color, add: bool) {
+        let ci = c.index();
+        let tables = self.pos.tables();
+        for &w in tables.windows_through(p) {
+            let w = w as usize;
+            let before = [
+                self.pos.window_stones(w, Color::Black),
+                self.pos.window_stones(w, Color::White),
+            ];
+            let mut after = before;
+            after[ci] += 1;
+            // `before` is the window without the stone, `after` with it.
+            let (v0, g0) = window_terms(before);
+            let (v1, g1) = window_terms(after);
+            let sign = if add { 1 } else { -1 };
+            let dv = [(v1[0] - v0[0]) * sign, (v1[1] - v0[1]) * sign];
+            let dg = [(g1[0] - g0[0]) * sign, (g1[1] - g0[1]) * sign];
+            self.total[0] += dv[0];
+            self.total[1] += dv[1];
+            if dg != [0, 0] {
+                for &q in tables.window(w) {
+                    let cq = &mut self.cell[q as usize];
+                    cq[0] += dg[0];
+                    cq[1] += dg[1];
+                }
+            }
+        }
+        if add {
+            self.stones += 1;
+            for &q in self.around[p as usize].iter() {
+                self.near[q as usize] += 1;
+            }
+        } else {
+            self.stones -= 1;
+            for &q in self.around[p as usize].iter() {
+                self.near[q as usize] -= 1;
+            }
+        }
+    }
+
+    /// The static value of the position for `color`: its live windows against the opponent's.
+    /// The side to move gets a bonus, since it places two stones before the opponent answers.
+    pub fn evaluate(&self, color: Color) -> i32 {
+        let me = self.total[color.index()];
+        let them = self.total[color.opponent().index()];
+        let tempo = if self.side() == color { 1.3 } else { 1.0 };
+        let (me, them) = if self.side() == color {
+            ((me as f32 * tempo) as i32, them)
+        } else {
+            (me, (them as f32 * 1.3) as i32)
+        };
+        me - them
+    }
+
+    /// The move-ordering value of `p` for the side `color`: own gain plus most of what it takes
+    /// from the opponent.
+    pub fn priority(&self, p: Stone, color: Color) -> i32 {
+        let [b, w] = self.cell[p as usize];
+        let (own, theirs) = if color == Color::Black {
+            (b, w)
+        } else {
+            (w, b)
+        };
+        own * 4 + theirs * 3
+    }
+
+    /// Empty cells near a stone (the centre on an empty board), best first by `priority` for
+    /// `color`, at most `k` of them.
+    pub fn top_cells(&self, color: Color, k: usize) -> Vec<Stone> {
+        let mut cells: Vec<(i32, Stone)> = if self.stones == 0 {
+            let n = self.pos.size();
+            vec![(0, self.pos.point(n / 2, n / 2))]
+        } else {
+            (0..self.pos.points() as Stone)
+                .filter(|&p| self.near[p as usize] > 0 && self.pos.color_at(p).is_none())
+                .map(|p| (self.priority(p, color), p))
+                .collect()
+        };
+        if cells.is_empty() {
+            // Every cell near a stone is taken: any empty cell will do.
+            cells = (0..self.pos.points() as Stone)
+                .filter(|&p| self.pos.color_at(p).is_none())
+                .map(|p| (self.priority(p, color), p))
+                .collect();
+        }
+        let k = k.min(cells.len());
+        if k < cells.len() {
+            cells.select_nth_unstable_by(k, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            cells.truncate(k);
+        }
+        cells.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        cells.into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// Empty cells of live windows of `color` holding at least `min` of its stones: where
+    /// `color`'s threats can come from.
+    pub fn cells_of_live_windows(&self, color: Color, min: u8) -> Vec<Stone> {
+        let mut seen = vec![false; self.pos.points()];
+        let mut out = Vec::new();
+        let windows: Vec<usize> = self.pos.live_windows(color, min).collect();
+        for w in windows {
+            for &p in self.pos.tables().window(w) {
+                if self.pos.color_at(p).is_none() && !seen[p as usize] {
+                    seen[p as usize] = true;
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.pos.outcome().is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::connect6::Connect6Rules;
+
+    /// The incremental values equal a fresh computation after any sequence of stones and undos.
+    #[test]
+    fn incremental_values_match_a_fresh_board() {
+        let mut b = Board::new(&Connect6::new(Connect6Rules::with_size(11).unwrap()));
+        let mut played = Vec::new();
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for step in 0..400 {
+            if b.is_over() || (!played.is_empty() && next() % 3 == 0) {
+                if let Some(p) = played.pop() {
+                    b.undo(p);
+                }
+            } else {
+                let empty: Vec<Stone> = b.pos.legal_moves();
+                let p = empty[(next() % empty.len() as u64) as usize];
+                b.play(p);
+                played.push(p);
+            }
+            let fresh = Board::new(&b.pos);
+            assert_eq!(b.cell, fresh.cell, "step {step}");
+            assert_eq!(b.total, fresh.total, "step {step}");
+            assert_eq!(b.near, fresh.near, "step {step}");
+        }
+    }
+
+    #[test]
+    fn the_first_stone_goes_to_the_centre() {
+        let b = Board::new(&Connect6::new(Connect6Rules::SAU));
+        assert_eq!(b.top_cells(Color::Black, 5), vec![b.pos.point(9, 9)]);
+    }
+}
