@@ -19,6 +19,7 @@ impl Budget {
     }
 
     /// At most `n` nodes, no clock (tests and reproducible runs).
+    #[cfg(test)]
     pub fn nodes(n: u64) -> Budget {
         Budget::new(Limits::iterations(n))
     }
