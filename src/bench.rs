@@ -1,10 +1,12 @@
 //! `stonebrain bench <game>`: speed on fixed positions, printed as a table or as JSON lines.
 //! Figures, not assertions: tests never time anything; people compare these numbers by hand.
 
+use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::engine::Engine;
+use crate::game::connect6::{Connect6, Connect6Rules};
 use crate::game::nogo::{point, Nogo, NogoRules};
-use crate::game::Game;
+use crate::game::{Color, Game};
 use crate::search::clock::Limits;
 use std::time::Duration;
 
@@ -105,6 +107,112 @@ pub fn bench_nogo(seconds: f64) -> Vec<BenchLine> {
                 playouts: d.work,
                 seconds: secs,
                 playouts_per_sec: d.work as f64 / secs.max(1e-9),
+            }
+        })
+        .collect()
+}
+
+/// One measured Connect6 position: search speed on a quiet position, or the time to prove a
+/// forced win on a tactical one.
+#[derive(Clone, Debug)]
+pub struct Connect6BenchLine {
+    pub position: String,
+    /// "speed" or "solve".
+    pub kind: &'static str,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub nodes_per_sec: f64,
+    /// For "solve" positions: whether the win was proved within the time.
+    pub solved: Option<bool>,
+}
+
+impl Connect6BenchLine {
+    pub fn to_json(&self) -> String {
+        serde_json::json!({
+            "game": "connect6",
+            "position": self.position,
+            "kind": self.kind,
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+            "nodes_per_sec": self.nodes_per_sec.round(),
+            "solved": self.solved,
+        })
+        .to_string()
+    }
+}
+
+/// The Connect6 bench positions (19x19, SAU letters: column then row), fixed here so that they
+/// never change with the code or the test files: (name, kind, side to move, Black, White).
+/// The "speed" ones are quiet positions (no threat on either side) from an early self-play
+/// game; the "solve" ones are the forced wins of `test_vectors/connect6/positions.txt`.
+const CONNECT6_POSITIONS: [(&str, &str, Color, &str, &str); 6] = [
+    ("ply-7", "speed", Color::Black, "JJ HJ IK", "II JH KI GI"),
+    (
+        "ply-13",
+        "speed",
+        Color::White,
+        "JJ HJ IK LJ KJ HI KH",
+        "II JH KI GI IJ JI",
+    ),
+    (
+        "ply-25",
+        "speed",
+        Color::White,
+        "JJ HJ IK LJ KJ HI KH GE MJ MI JF IH JG",
+        "II JH KI GI IJ JI IG HF OJ LI KG IE",
+    ),
+    (
+        "vcdt-2",
+        "solve",
+        Color::Black,
+        "FF GF HF OK OL OM",
+        "AA SA AS SS",
+    ),
+    (
+        "vcdt-3",
+        "solve",
+        Color::Black,
+        "HJ IJ JK JL KH KI",
+        "AA SA AS SS",
+    ),
+    (
+        "vcdt-3-white",
+        "solve",
+        Color::White,
+        "AA SA AS SS",
+        "JH JI KJ LJ HK IK",
+    ),
+];
+
+fn connect6_position(to_move: Color, black: &str, white: &str) -> Connect6 {
+    let mut pos = Connect6::new(Connect6Rules::SAU);
+    for (c, stones) in [(Color::Black, black), (Color::White, white)] {
+        for s in stones.split_whitespace() {
+            let b = s.as_bytes();
+            pos.set_turn(c, 2);
+            pos.play(pos.point((b[0] - b'A') as usize, (b[1] - b'A') as usize));
+        }
+    }
+    pos.set_turn(to_move, 2);
+    pos
+}
+
+/// Runs a fresh engine for up to `seconds` on each Connect6 position.
+pub fn bench_connect6(seconds: f64) -> Vec<Connect6BenchLine> {
+    CONNECT6_POSITIONS
+        .iter()
+        .map(|&(name, kind, to_move, black, white)| {
+            let pos = connect6_position(to_move, black, white);
+            let mut engine = Connect6Engine::new(Connect6Config::default());
+            let d = engine.think(&pos, Limits::time(Duration::from_secs_f64(seconds)));
+            let secs = d.elapsed.as_secs_f64();
+            Connect6BenchLine {
+                position: name.to_string(),
+                kind,
+                nodes: d.work,
+                seconds: secs,
+                nodes_per_sec: d.work as f64 / secs.max(1e-9),
+                solved: (kind == "solve").then(|| d.win_rate == Some(1.0)),
             }
         })
         .collect()

@@ -115,13 +115,20 @@ fn main() -> ExitCode {
 }
 
 fn bench(game: GameKind, json: bool, seconds: f64) -> ExitCode {
-    if game != GameKind::Nogo {
-        eprintln!(
-            "stonebrain: bench {} is not available in this build yet",
-            game.name()
-        );
-        return ExitCode::from(2);
+    match game {
+        GameKind::Nogo => bench_nogo(json, seconds),
+        GameKind::Connect6 => bench_connect6(json, seconds),
+        GameKind::Gomoku => {
+            eprintln!(
+                "stonebrain: bench {} is not available in this build yet",
+                game.name()
+            );
+            ExitCode::from(2)
+        }
     }
+}
+
+fn bench_nogo(json: bool, seconds: f64) -> ExitCode {
     if !json {
         println!(
             "{:<10} {:>10} {:>8} {:>14}",
@@ -135,6 +142,27 @@ fn bench(game: GameKind, json: bool, seconds: f64) -> ExitCode {
             println!(
                 "{:<10} {:>10} {:>8.3} {:>14.0}",
                 line.position, line.playouts, line.seconds, line.playouts_per_sec
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn bench_connect6(json: bool, seconds: f64) -> ExitCode {
+    if !json {
+        println!(
+            "{:<14} {:>6} {:>10} {:>8} {:>10} {:>7}",
+            "position", "kind", "nodes", "seconds", "nodes/s", "solved"
+        );
+    }
+    for line in stonebrain::bench::bench_connect6(seconds) {
+        if json {
+            println!("{}", line.to_json());
+        } else {
+            let solved = line.solved.map_or("-", |s| if s { "yes" } else { "no" });
+            println!(
+                "{:<14} {:>6} {:>10} {:>8.3} {:>10.0} {:>7}",
+                line.position, line.kind, line.nodes, line.seconds, line.nodes_per_sec, solved
             );
         }
     }

@@ -388,3 +388,40 @@ mod tests {
         println!("{wins}/6");
     }
 }
+
+#[cfg(test)]
+mod selfplay_print {
+    use super::*;
+    use crate::game::connect6::Connect6Rules;
+
+    /// Not a test: prints a self-play game's stones per colour after each turn, in SAU letters.
+    #[test]
+    #[ignore]
+    fn print_selfplay() {
+        let mut a = Connect6Engine::new(Connect6Config::default());
+        let mut pos = Connect6::new(Connect6Rules::SAU);
+        let name = |p: Stone, pos: &Connect6| {
+            let (x, y) = pos.coords(p);
+            format!("{}{}", (b'A' + x as u8) as char, (b'A' + y as u8) as char)
+        };
+        let mut stones: [Vec<String>; 2] = [vec![], vec![]];
+        while pos.outcome().is_none() && pos.ply() < 40 {
+            let side = pos.side_to_move();
+            let d = a.think(&pos, Limits::time(Duration::from_millis(300)));
+            let m = d.mv.unwrap();
+            stones[side.index()].push(name(m, &pos));
+            pos.play(m);
+            if pos.side_to_move() != side {
+                println!(
+                    "ply {} to {:?} threats b{} w{} | B: {} | W: {}",
+                    pos.ply(),
+                    pos.side_to_move(),
+                    pos.threats(crate::game::Color::Black),
+                    pos.threats(crate::game::Color::White),
+                    stones[0].join(" "),
+                    stones[1].join(" ")
+                );
+            }
+        }
+    }
+}
