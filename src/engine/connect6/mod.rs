@@ -54,6 +54,10 @@ impl Default for Connect6Config {
     }
 }
 
+/// Root turns checked against the opponent's VCDT, and how deep (in its turns).
+const SAFETY_CANDIDATES: usize = 4;
+const SAFETY_DEPTH: u8 = 4;
+
 pub struct Connect6Engine {
     config: Connect6Config,
     table: Table,
@@ -117,7 +121,52 @@ impl Connect6Engine {
                 depth: 0,
             };
         }
-        self.alpha_beta(&mut board, moves, budget)
+        let (choice, ranked) = self.alpha_beta(&mut board, moves, budget);
+        self.avoid_forced_loss(&mut board, choice, ranked, budget)
+    }
+
+    /// Alpha-beta sees only as deep as it got; a double-threat attack of the opponent can be
+    /// longer. So the chosen turn, and if need be the next best ones, are checked with the
+    /// opponent's VCDT search, and the first turn after which the opponent has none is played.
+    /// A proved win needs no check; if every candidate loses, the search's choice stays.
+    fn avoid_forced_loss(
+        &mut self,
+        board: &mut Board,
+        choice: Choice,
+        ranked: Vec<Turn>,
+        budget: &mut Budget,
+    ) -> Choice {
+        if choice.value.is_some_and(|v| v > WIN_BOUND) {
+            return choice;
+        }
+        let candidates = std::iter::once(choice.turn.clone())
+            .chain(ranked.into_iter().filter(|t| *t != choice.turn))
+            .take(SAFETY_CANDIDATES);
+        for turn in candidates {
+            if budget.stopped() {
+                break;
+            }
+            for &s in &turn {
+                board.play(s);
+            }
+            let lost = board.pos.winner().is_none()
+                && threats::find_vcdt(board, SAFETY_DEPTH, budget, &mut self.threat_cache)
+                    .is_some();
+            for &s in turn.iter().rev() {
+                board.undo(s);
+            }
+            if !lost && !budget.stopped() {
+                if turn == choice.turn {
+                    return choice;
+                }
+                return Choice {
+                    turn,
+                    value: None,
+                    depth: choice.depth,
+                };
+            }
+        }
+        choice
     }
 
     /// Iteratively deepened VCDT search within its share of the time.
@@ -143,12 +192,13 @@ impl Connect6Engine {
         found
     }
 
+    /// The chosen turn, and all root turns ranked by the last complete iteration.
     fn alpha_beta(
         &mut self,
         board: &mut Board,
         mut moves: Vec<Turn>,
         budget: &mut Budget,
-    ) -> Choice {
+    ) -> (Choice, Vec<Turn>) {
         let started = Instant::now();
         let mut best = Choice {
             turn: moves[0].clone(),
@@ -200,16 +250,17 @@ impl Connect6Engine {
             if scores[0].0.abs() > WIN_BOUND {
                 break; // proved either way
             }
-            // Another iteration costs several times this one: do not start what cannot end.
+            // Another iteration costs several times this one: do not start what cannot end
+            // (and leave time for the safety check).
             if let Some(stop) = budget.limits().stop_at {
                 let spent = started.elapsed();
                 let left = stop.saturating_duration_since(Instant::now());
-                if left < spent * 2 {
+                if left < spent * 3 {
                     break;
                 }
             }
         }
-        best
+        (best, moves)
     }
 }
 
