@@ -5,7 +5,7 @@
 //!
 //! Both in JSON and in the simple (line) interaction.
 
-use super::player::{Answer, ArenaGame, Player, Turn};
+use super::player::{Answer, ArenaGame, GameEnd, Player, Turn};
 use super::process::{BotProcess, ReadFailure};
 use super::record::EndReason;
 use crate::game::Color;
@@ -68,65 +68,58 @@ impl BotzonePlayer {
         }
     }
 
-    /// Botzone's view of the game from this player's seat: requests are the opponent's moves
-    /// (Black's first request is "no move"), responses its own.
-    fn split<G: ArenaGame>(&self, history: &[G::Move]) -> (Vec<Option<G::Move>>, Vec<G::Move>) {
+    /// Botzone's view of the game from this player's seat: requests are the opponent's turns
+    /// (Black's first request is the empty "no move yet" turn), responses its own.
+    fn split<'t, M: Copy>(&self, turns: &'t [Vec<M>]) -> (Vec<&'t [M]>, Vec<&'t [M]>) {
+        // Turns alternate colours, Black's first.
         let mine = |i: usize| i.is_multiple_of(2) == (self.color == Color::Black);
-        let mut requests: Vec<Option<G::Move>> = Vec::new();
+        let mut requests: Vec<&[M]> = Vec::new();
         if self.color == Color::Black {
-            requests.push(None);
+            requests.push(&[]);
         }
-        requests.extend(
-            history
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !mine(*i))
-                .map(|(_, &m)| Some(m)),
-        );
-        let responses = history
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| mine(*i))
-            .map(|(_, &m)| m)
-            .collect();
+        let mut responses = Vec::new();
+        for (i, t) in turns.iter().enumerate() {
+            if mine(i) {
+                responses.push(t.as_slice());
+            } else {
+                requests.push(t.as_slice());
+            }
+        }
         (requests, responses)
     }
 
-    fn full_input<G: ArenaGame>(&self, history: &[G::Move]) -> String {
-        let (requests, responses) = self.split::<G>(history);
+    fn full_input<G: ArenaGame>(&self, turns: &[Vec<G::Move>]) -> String {
+        let (requests, responses) = self.split(turns);
         if self.mode.simple {
             let mut lines = vec![requests.len().to_string()];
             for (i, r) in requests.iter().enumerate() {
-                lines.push(G::turn_to_simple(r.as_slice()));
-                if let Some(&resp) = responses.get(i) {
-                    lines.push(G::turn_to_simple(&[resp]));
+                lines.push(G::turn_to_simple(r));
+                if let Some(resp) = responses.get(i) {
+                    lines.push(G::turn_to_simple(resp));
                 }
             }
             lines.join("\n") + "\n"
         } else {
-            let requests: Vec<Value> = requests
-                .iter()
-                .map(|r| G::turn_to_json(r.as_slice()))
-                .collect();
-            let responses: Vec<Value> = responses.iter().map(|&r| G::turn_to_json(&[r])).collect();
+            let requests: Vec<Value> = requests.iter().map(|r| G::turn_to_json(r)).collect();
+            let responses: Vec<Value> = responses.iter().map(|r| G::turn_to_json(r)).collect();
             serde_json::json!({ "requests": requests, "responses": responses }).to_string() + "\n"
         }
     }
 
-    fn bare_request<G: ArenaGame>(&self, m: Option<G::Move>) -> String {
+    fn bare_request<G: ArenaGame>(&self, turn: &[G::Move]) -> String {
         if self.mode.simple {
-            G::turn_to_simple(m.as_slice()) + "\n"
+            G::turn_to_simple(turn) + "\n"
         } else {
-            G::turn_to_json(m.as_slice()).to_string() + "\n"
+            G::turn_to_json(turn).to_string() + "\n"
         }
     }
 
-    /// Reads the answer line and turns it into a move.
+    /// Reads the answer line and turns it into the stones of a turn (the referee checks them).
     fn read_answer<G: ArenaGame>(
         &self,
         process: &mut BotProcess,
         deadline: Instant,
-    ) -> Result<G::Move, EndReason> {
+    ) -> Result<Vec<G::Move>, EndReason> {
         let line = match process.read_line(deadline) {
             Ok(line) => line,
             Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
@@ -142,14 +135,15 @@ impl BotzonePlayer {
             }
         };
         match parsed {
-            Ok(turn) if turn.len() == 1 => Ok(turn[0]),
-            Ok(turn) if turn.is_empty() => {
-                Err(EndReason::IllegalMove("passed (-1,-1)".to_string()))
+            Ok(turn) if turn.is_empty() => Err(EndReason::IllegalMove(
+                "passed (no stone: -1,-1)".to_string(),
+            )),
+            Ok(turn) => Ok(turn),
+            // The codec refuses points off the board and a pair on one point: the rules'
+            // business, so they lose as illegal moves, not as unreadable text.
+            Err(e) if e.contains("off the") || e.contains("both stones") => {
+                Err(EndReason::IllegalMove(e))
             }
-            Ok(turn) => Err(EndReason::IllegalMove(format!(
-                "{} stones where one was due",
-                turn.len()
-            ))),
             Err(e) => Err(EndReason::Garbage(format!("{}: {e}", clip(&line)))),
         }
     }
@@ -170,11 +164,11 @@ impl BotzonePlayer {
         &mut self,
         turn: &Turn<'_, G>,
         start: Instant,
-    ) -> Result<G::Move, EndReason> {
+    ) -> Result<Vec<G::Move>, EndReason> {
         let deadline = start + turn.budget;
         let mut process =
             BotProcess::spawn(&self.command).map_err(|e| EndReason::StartFailed(e.to_string()))?;
-        process.send(&self.full_input::<G>(turn.history))?;
+        process.send(&self.full_input::<G>(turn.turns))?;
         if !self.mode.keep_running {
             process.close_input();
             return self.read_answer::<G>(&mut process, deadline);
@@ -190,10 +184,10 @@ impl BotzonePlayer {
         &mut self,
         turn: &Turn<'_, G>,
         start: Instant,
-    ) -> Result<G::Move, EndReason> {
+    ) -> Result<Vec<G::Move>, EndReason> {
         let mut process = self.kept.take().expect("a kept process");
         process.thaw();
-        let last = turn.history.last().copied();
+        let last = turn.turns.last().map_or(&[][..], Vec::as_slice);
         process.send(&self.bare_request::<G>(last))?;
         let m = self.read_answer::<G>(&mut process, start + turn.budget)?;
         Self::read_marker(&mut process)?;
@@ -216,7 +210,7 @@ impl<G: ArenaGame> Player<G> for BotzonePlayer {
         &self.name
     }
 
-    fn new_game(&mut self, color: Color) -> Result<(), EndReason> {
+    fn new_game(&mut self, color: Color, _start: &G) -> Result<(), EndReason> {
         self.color = color;
         self.kept = None;
         Ok(())
@@ -237,7 +231,7 @@ impl<G: ArenaGame> Player<G> for BotzonePlayer {
         (result, start.elapsed())
     }
 
-    fn end_game(&mut self) {
+    fn end_game(&mut self, _end: &GameEnd<'_, G>) {
         self.kept = None;
     }
 }

@@ -45,8 +45,8 @@ pub struct Bracket {
     pub champion: Option<usize>,
 }
 
-use super::duel::EngineSpec;
-use super::player::ArenaGame;
+use super::duel::{EngineSpec, Seat};
+use super::player::{ArenaGame, GameOptions};
 use super::referee::{play_game, TimeControl};
 use crate::game::Color;
 use rand::rngs::SmallRng;
@@ -159,7 +159,7 @@ pub struct BracketConfig {
     pub final_best_of: u32,
     pub tc: TimeControl,
     pub seed: u64,
-    pub centre_ban: bool,
+    pub options: GameOptions,
     /// Series played at once within a round.
     pub concurrency: usize,
 }
@@ -256,6 +256,9 @@ fn play_series<G: ArenaGame>(
         (None, None) => return Ok(()),
     };
     let specs = [bracket.entrants[a].spec()?, bracket.entrants[b].spec()?];
+    let start = G::start(&config.options)?;
+    // A SAU engine stays loaded for the whole series and hears `quit` at its end.
+    let (mut seat_a, mut seat_b) = (Seat::new(&specs[0]), Seat::new(&specs[1]));
     let mut rng = SmallRng::seed_from_u64(rng_seed);
     let mut a_black = rng.gen_bool(0.5);
     let needed = series.best_of / 2 + 1;
@@ -263,13 +266,12 @@ fn play_series<G: ArenaGame>(
     while series.wins[0] < needed && series.wins[1] < needed && game_no < series.best_of as u64 + 4
     {
         let seed = rng_seed ^ (game_no << 40);
-        let mut pa = specs[0].build::<G>(seed)?;
-        let mut pb = specs[1].build::<G>(seed ^ 0xabcd)?;
-        let start = G::start(config.centre_ban);
+        let pa = seat_a.player(seed, &start)?;
+        let pb = seat_b.player(seed ^ 0xabcd, &start)?;
         let record = if a_black {
-            play_game(pa.as_mut(), pb.as_mut(), &start, &[], config.tc)
+            play_game(pa, pb, &start, &[], config.tc)
         } else {
-            play_game(pb.as_mut(), pa.as_mut(), &start, &[], config.tc)
+            play_game(pb, pa, &start, &[], config.tc)
         };
         let a_color = if a_black { Color::Black } else { Color::White };
         match record.winner {
@@ -299,8 +301,9 @@ pub fn run_bracket<G: ArenaGame>(
     config: &BracketConfig,
     on_series: &(dyn Fn(&Bracket, &Series) + Sync),
 ) -> Result<Bracket, String> {
+    let start = G::start(&config.options)?;
     for e in &bracket.entrants {
-        e.spec()?.build::<G>(0)?;
+        e.spec()?.build::<G>(0, &start)?;
     }
     for r in 0..bracket.rounds.len() {
         if r > 0 {
@@ -397,7 +400,7 @@ mod tests {
             final_best_of: 3,
             tc: TimeControl::default(),
             seed: 1,
-            centre_ban: false,
+            options: GameOptions::default(),
             concurrency: 2,
         }
     }

@@ -2,10 +2,11 @@
 
 use super::bracket::{parse_entrants, run_bracket, Bracket, BracketConfig, Series};
 use super::duel::{parse_openings, run_match, EngineSpec, MatchConfig, MatchGame};
-use super::player::ArenaGame;
+use super::player::{ArenaGame, GameOptions};
 use super::referee::TimeControl;
 use super::report::bracket_html;
 use super::stats::{elo_estimate, likelihood_of_superiority, parse_sprt, Tally};
+use crate::game::connect6::Connect6;
 use crate::game::nogo::Nogo;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -15,11 +16,16 @@ use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    /// The game (engines for Gomoku and Connect6 plug in as they land).
+    /// The game: nogo or connect6 (Gomoku plugs in when its engine lands).
     #[arg(long, default_value = "nogo")]
     pub game: String,
+    /// Board size: Connect6 19 by default (SAU), 15 for Botzone's ConnectSix; NoGo is 9 only.
+    #[arg(long)]
+    pub size: Option<usize>,
     /// An engine: `name=N cmd="COMMAND" [proto=botzone|botzone-keep-running|botzone-simple|
-    /// botzone-simple-keep-running]`, or `name=N builtin=random|mcts:<N>ms|mcts:<N>p`. Twice.
+    /// botzone-simple-keep-running|sau]`, or `name=N builtin=SPEC`; SPEC for NoGo is random,
+    /// mcts:<N>ms or mcts:<N>p (engine: is the same), for Connect6 random, greedy,
+    /// engine:<N>ms or engine:<N>n. Twice.
     #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     pub engines: Vec<String>,
     /// A JSON file listing the engines instead: [{"name":..,"cmd":..,"proto":..}, ...].
@@ -31,7 +37,7 @@ pub struct ArenaArgs {
     /// Games played at once (each in its own processes).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Seconds per side for the whole game.
+    /// Seconds per side for the whole game (the SAU class rule is 180).
     #[arg(long)]
     pub tc: Option<f64>,
     /// Seconds per move.
@@ -56,8 +62,12 @@ pub struct ArenaArgs {
 
 #[derive(Args, Debug)]
 pub struct BracketArgs {
+    /// The game: nogo or connect6.
     #[arg(long, default_value = "nogo")]
     pub game: String,
+    /// Board size: Connect6 19 by default (SAU), 15 for Botzone's ConnectSix; NoGo is 9 only.
+    #[arg(long)]
+    pub size: Option<usize>,
     /// Entrants: lines `seed,name,protocol,command` (protocol `builtin` takes a built-in player
     /// as command), or a JSON list of {"name","command","protocol","seed"}.
     #[arg(long)]
@@ -100,10 +110,18 @@ fn seconds(s: Option<f64>) -> Result<Option<Duration>, String> {
         .transpose()
 }
 
-fn check_game(game: &str) -> Result<(), String> {
+/// The games the arena referees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ArenaGameKind {
+    Nogo,
+    Connect6,
+}
+
+fn check_game(game: &str) -> Result<ArenaGameKind, String> {
     match game {
-        "nogo" => Ok(()),
-        "gomoku" | "connect6" => Err(format!(
+        "nogo" => Ok(ArenaGameKind::Nogo),
+        "connect6" => Ok(ArenaGameKind::Connect6),
+        "gomoku" => Err(format!(
             "the arena cannot play {game} yet: its engine has not landed"
         )),
         other => Err(format!("unknown game {other:?}: nogo, gomoku or connect6")),
@@ -112,7 +130,18 @@ fn check_game(game: &str) -> Result<(), String> {
 
 /// `stonebrain arena`.
 pub fn arena(args: &ArenaArgs) -> Result<(), String> {
-    check_game(&args.game)?;
+    match check_game(&args.game)? {
+        ArenaGameKind::Nogo => arena_of::<Nogo>(args),
+        ArenaGameKind::Connect6 => arena_of::<Connect6>(args),
+    }
+}
+
+fn arena_of<G: ArenaGame>(args: &ArenaArgs) -> Result<(), String> {
+    let options = GameOptions {
+        centre_ban: args.centre_ban,
+        size: args.size,
+    };
+    let start = G::start(&options)?;
     let mut engines: Vec<EngineSpec> = group_engine_pieces(&args.engines)
         .iter()
         .map(|e| EngineSpec::parse(e))
@@ -132,7 +161,7 @@ pub fn arena(args: &ArenaArgs) -> Result<(), String> {
         Some(f) => {
             let text = std::fs::read_to_string(f)
                 .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-            parse_openings::<Nogo>(&text, args.centre_ban)?
+            parse_openings::<G>(&text, &start)?
         }
         None => Vec::new(),
     };
@@ -150,7 +179,7 @@ pub fn arena(args: &ArenaArgs) -> Result<(), String> {
             per_game: seconds(args.tc)?,
         },
         seed: args.seed,
-        centre_ban: args.centre_ban,
+        options,
         sprt,
     };
     let out = match &args.out {
@@ -188,7 +217,7 @@ pub fn arena(args: &ArenaArgs) -> Result<(), String> {
             }
         }
     };
-    let (tally, _games) = run_match::<Nogo>(a, b, &openings, &config, &on_game)?;
+    let (tally, _games) = run_match::<G>(a, b, &openings, &config, &on_game)?;
     bar.finish_and_clear();
     if let Some(e) = write_failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(format!("cannot write games: {e}"));
@@ -266,7 +295,13 @@ fn print_summary(a: &EngineSpec, b: &EngineSpec, t: Tally, config: &MatchConfig)
 
 /// `stonebrain bracket`.
 pub fn bracket(args: &BracketArgs) -> Result<(), String> {
-    check_game(&args.game)?;
+    match check_game(&args.game)? {
+        ArenaGameKind::Nogo => bracket_of::<Nogo>(args),
+        ArenaGameKind::Connect6 => bracket_of::<Connect6>(args),
+    }
+}
+
+fn bracket_of<G: ArenaGame>(args: &BracketArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(&args.entrants)
         .map_err(|e| format!("cannot read {}: {e}", args.entrants.display()))?;
     let entrants = parse_entrants(&text)?;
@@ -279,10 +314,14 @@ pub fn bracket(args: &BracketArgs) -> Result<(), String> {
             per_game: seconds(Some(args.tc))?,
         },
         seed: args.seed,
-        centre_ban: args.centre_ban,
+        options: GameOptions {
+            centre_ban: args.centre_ban,
+            size: args.size,
+        },
         concurrency: args.concurrency,
     };
-    let drawn = Bracket::draw(<Nogo as ArenaGame>::NAME, &config.title, entrants, &config);
+    G::start(&config.options)?;
+    let drawn = Bracket::draw(G::NAME, &config.title, entrants, &config);
     println!(
         "{} ({}): {} entrants, {} rounds",
         drawn.title,
@@ -291,7 +330,7 @@ pub fn bracket(args: &BracketArgs) -> Result<(), String> {
         drawn.rounds.len()
     );
     let on_series = |b: &Bracket, s: &Series| println!("{}", series_line(b, s));
-    let done = run_bracket::<Nogo>(drawn, &config, &on_series)?;
+    let done = run_bracket::<G>(drawn, &config, &on_series)?;
     println!("{}", tree_text(&done));
     if let Some(p) = &args.json {
         std::fs::write(

@@ -2,9 +2,10 @@
 //! once with each colour), several games at once, an optional SPRT stop.
 
 use super::botzone_player::{BotzoneMode, BotzonePlayer};
-use super::player::{ArenaGame, Builtin, Player};
+use super::player::{ArenaGame, Builtin, GameOptions, Player, BOTZONE_PROTOCOLS};
 use super::record::GameRecord;
 use super::referee::{play_game, TimeControl};
+use super::sau_player::SauPlayer;
 use super::stats::{Sprt, SprtVerdict, Tally};
 use crate::game::Color;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -19,18 +20,20 @@ pub struct EngineSpec {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineKind {
-    /// `random`, `mcts:<N>ms`, `mcts:<N>p`: played inside this process.
+    /// `random`, `greedy`, `mcts:<N>ms`, `engine:<N>n`, ...: played inside this process.
     Builtin(String),
-    /// An external program and the Botzone mode to speak to it in.
-    Botzone { command: String, protocol: String },
+    /// An external program and the platform protocol to speak to it in.
+    External { command: String, protocol: String },
 }
 
-/// The protocols the arena can speak to an external program, for this game.
-pub const PROTOCOLS: [&str; 4] = [
-    "botzone",
-    "botzone-keep-running",
-    "botzone-simple",
-    "botzone-simple-keep-running",
+/// The protocols the arena can speak to an external program (which of them a game accepts is
+/// checked when the match starts).
+pub const PROTOCOLS: [&str; 5] = [
+    BOTZONE_PROTOCOLS[0],
+    BOTZONE_PROTOCOLS[1],
+    BOTZONE_PROTOCOLS[2],
+    BOTZONE_PROTOCOLS[3],
+    "sau",
 ];
 
 impl EngineSpec {
@@ -65,7 +68,7 @@ impl EngineSpec {
                         PROTOCOLS.join(", ")
                     ));
                 }
-                EngineKind::Botzone { command, protocol }
+                EngineKind::External { command, protocol }
             }
             (None, Some(spec)) => EngineKind::Builtin(spec),
             (Some(_), Some(_)) => return Err("give either cmd= or builtin=, not both".to_string()),
@@ -73,7 +76,7 @@ impl EngineSpec {
         };
         let name = name.unwrap_or_else(|| match &kind {
             EngineKind::Builtin(s) => s.clone(),
-            EngineKind::Botzone { command, .. } => command.clone(),
+            EngineKind::External { command, .. } => command.clone(),
         });
         Ok(EngineSpec { name, kind })
     }
@@ -102,41 +105,82 @@ impl EngineSpec {
             .collect()
     }
 
-    /// A fresh player for one game.
-    pub fn build<G: ArenaGame>(&self, seed: u64) -> Result<Box<dyn Player<G>>, String> {
+    /// A player for games from `start`; a SAU player serves several games (see `Seat`).
+    pub fn build<G: ArenaGame>(&self, seed: u64, start: &G) -> Result<Box<dyn Player<G>>, String> {
         Ok(match &self.kind {
             EngineKind::Builtin(spec) => Box::new(Builtin::<G>::from_spec(&self.name, spec, seed)?),
-            EngineKind::Botzone { command, protocol } => {
-                let mode = BotzoneMode::from_name(protocol)
-                    .ok_or_else(|| format!("unknown protocol {protocol}"))?;
-                Box::new(BotzonePlayer::new(&self.name, command, mode))
+            EngineKind::External { command, protocol } => {
+                start
+                    .check_protocol(protocol)
+                    .map_err(|e| format!("{}: {e}", self.name))?;
+                if protocol == "sau" {
+                    Box::new(SauPlayer::new(&self.name, command))
+                } else {
+                    let mode = BotzoneMode::from_name(protocol)
+                        .ok_or_else(|| format!("unknown protocol {protocol}"))?;
+                    Box::new(BotzonePlayer::new(&self.name, command, mode))
+                }
             }
         })
     }
+
+    /// Whether this player can start from a given position: the SAU protocol has no way to
+    /// tell an engine about stones already on the board.
+    pub fn takes_openings(&self) -> bool {
+        !matches!(&self.kind, EngineKind::External { protocol, .. } if protocol == "sau")
+    }
 }
 
-/// Parses an openings file: one opening a line, moves as `x,y` separated by spaces; blank lines
-/// and `#` comments are skipped. Each opening must be legal from the empty board.
-pub fn parse_openings<G: ArenaGame>(
-    text: &str,
-    centre_ban: bool,
-) -> Result<Vec<Vec<G::Move>>, String> {
+/// One side of a match or series: builds its player for each game, or keeps it from game to
+/// game when the player is reusable (a SAU engine stays loaded, as on the platform, and hears
+/// `quit` when the seat is dropped).
+pub struct Seat<'s, G: ArenaGame> {
+    spec: &'s EngineSpec,
+    kept: Option<Box<dyn Player<G>>>,
+}
+
+impl<'s, G: ArenaGame> Seat<'s, G> {
+    pub fn new(spec: &'s EngineSpec) -> Seat<'s, G> {
+        Seat { spec, kept: None }
+    }
+
+    /// The player for the next game (`seed` matters to built-in players only).
+    pub fn player(&mut self, seed: u64, start: &G) -> Result<&mut dyn Player<G>, String> {
+        let reuse = self.kept.as_ref().is_some_and(|p| p.reusable());
+        if !reuse {
+            self.kept = Some(self.spec.build(seed, start)?);
+        }
+        Ok(self.kept.as_mut().expect("a player was built").as_mut())
+    }
+}
+
+/// Parses an openings file: one opening a line, stones as `x,y` separated by spaces; blank
+/// lines and `#` comments are skipped. Each opening must be legal from `start` and end between
+/// turns (Connect6: after a whole pair).
+pub fn parse_openings<G: ArenaGame>(text: &str, start: &G) -> Result<Vec<Vec<G::Move>>, String> {
     let mut openings = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let mut pos = G::start(centre_ban);
+        let mut pos = start.clone();
         let mut moves = Vec::new();
         for token in line.split_whitespace() {
             let bad = || format!("openings line {}: {token:?} is not x,y on the board", n + 1);
             let (x, y) = token.split_once(',').ok_or_else(bad)?;
-            let m = G::from_xy(x.parse().map_err(|_| bad())?, y.parse().map_err(|_| bad())?)
+            let m = pos
+                .point_at(x.parse().map_err(|_| bad())?, y.parse().map_err(|_| bad())?)
                 .ok_or_else(bad)?;
             pos.try_play(m)
                 .map_err(|e| format!("openings line {}: {token} is illegal: {e}", n + 1))?;
             moves.push(m);
+        }
+        if pos.mid_turn() {
+            return Err(format!(
+                "openings line {}: it stops in the middle of a turn (give whole turns)",
+                n + 1
+            ));
         }
         openings.push(moves);
     }
@@ -149,7 +193,7 @@ pub struct MatchConfig {
     pub concurrency: usize,
     pub tc: TimeControl,
     pub seed: u64,
-    pub centre_ban: bool,
+    pub options: GameOptions,
     pub sprt: Option<Sprt>,
 }
 
@@ -169,58 +213,75 @@ pub fn run_match<G: ArenaGame>(
     config: &MatchConfig,
     on_game: &(dyn Fn(&MatchGame, Tally) + Sync),
 ) -> Result<(Tally, Vec<MatchGame>), String> {
+    let start = G::start(&config.options)?;
     // Build once up front so that a bad spec is reported before any game starts.
-    a.build::<G>(0)?;
-    b.build::<G>(0)?;
+    a.build::<G>(0, &start)?;
+    b.build::<G>(0, &start)?;
+    if !openings.is_empty() {
+        if let Some(spec) = [a, b].into_iter().find(|s| !s.takes_openings()) {
+            return Err(format!(
+                "{} speaks SAU, which cannot start a game from an opening: drop --openings",
+                spec.name
+            ));
+        }
+    }
     let next = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
     let state = Mutex::new((Tally::default(), Vec::new()));
     std::thread::scope(|s| {
         for _ in 0..config.concurrency.max(1) {
-            s.spawn(|| loop {
-                let g = next.fetch_add(1, Ordering::SeqCst);
-                if g >= config.games || stop.load(Ordering::SeqCst) {
-                    break;
+            // Positions are not shared between threads: each worker has its own copy.
+            let start = start.clone();
+            let (next, stop, state) = (&next, &stop, &state);
+            s.spawn(move || {
+                // Each worker keeps its own seats: a SAU engine stays loaded for its games.
+                let (mut seat_a, mut seat_b) = (Seat::new(a), Seat::new(b));
+                loop {
+                    let g = next.fetch_add(1, Ordering::SeqCst);
+                    if g >= config.games || stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    // Games 2k and 2k+1 share opening k with colours swapped.
+                    let a_black = g.is_multiple_of(2);
+                    let opening_index =
+                        (!openings.is_empty()).then(|| (g as usize / 2) % openings.len());
+                    let opening = opening_index.map_or(&[][..], |i| &openings[i][..]);
+                    let seed = config.seed.wrapping_mul(1_000_003).wrapping_add(g as u64);
+                    let (Ok(pa), Ok(pb)) = (
+                        seat_a.player(seed, &start),
+                        seat_b.player(seed ^ 0x5555, &start),
+                    ) else {
+                        break;
+                    };
+                    let mut record = if a_black {
+                        play_game(pa, pb, &start, opening, config.tc)
+                    } else {
+                        play_game(pb, pa, &start, opening, config.tc)
+                    };
+                    record.opening = opening_index;
+                    let a_color = if a_black { Color::Black } else { Color::White };
+                    let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
+                    let tally = &mut guard.0;
+                    match record.winner {
+                        Some(c) if c == a_color => tally.wins += 1,
+                        Some(_) => tally.losses += 1,
+                        None => tally.draws += 1,
+                    }
+                    let snapshot = *tally;
+                    if config
+                        .sprt
+                        .is_some_and(|t| t.verdict(snapshot) != SprtVerdict::Continue)
+                    {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                    let game = MatchGame {
+                        index: g,
+                        a_black,
+                        record,
+                    };
+                    on_game(&game, snapshot);
+                    guard.1.push(game);
                 }
-                // Games 2k and 2k+1 share opening k with colours swapped.
-                let a_black = g.is_multiple_of(2);
-                let opening_index =
-                    (!openings.is_empty()).then(|| (g as usize / 2) % openings.len());
-                let opening = opening_index.map_or(&[][..], |i| &openings[i][..]);
-                let seed = config.seed.wrapping_mul(1_000_003).wrapping_add(g as u64);
-                let (Ok(mut pa), Ok(mut pb)) = (a.build::<G>(seed), b.build::<G>(seed ^ 0x5555))
-                else {
-                    break;
-                };
-                let start = G::start(config.centre_ban);
-                let mut record = if a_black {
-                    play_game(pa.as_mut(), pb.as_mut(), &start, opening, config.tc)
-                } else {
-                    play_game(pb.as_mut(), pa.as_mut(), &start, opening, config.tc)
-                };
-                record.opening = opening_index;
-                let a_color = if a_black { Color::Black } else { Color::White };
-                let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
-                let tally = &mut guard.0;
-                match record.winner {
-                    Some(c) if c == a_color => tally.wins += 1,
-                    Some(_) => tally.losses += 1,
-                    None => tally.draws += 1,
-                }
-                let snapshot = *tally;
-                if config
-                    .sprt
-                    .is_some_and(|t| t.verdict(snapshot) != SprtVerdict::Continue)
-                {
-                    stop.store(true, Ordering::SeqCst);
-                }
-                let game = MatchGame {
-                    index: g,
-                    a_black,
-                    record,
-                };
-                on_game(&game, snapshot);
-                guard.1.push(game);
             });
         }
     });

@@ -10,4 +10,5 @@ pub mod process;
 pub mod record;
 pub mod referee;
 pub mod report;
+pub mod sau_player;
 pub mod stats;

@@ -1,54 +1,129 @@
 //! Players as the referee sees them: built-in engines called directly, and external programs
 //! spoken to exactly as their platform would speak to them. The Botzone side reuses the bot's
 //! own codec (`protocol::botzone`) in the other direction, so there is one copy of the format.
+//!
+//! A player answers a whole turn: one stone in NoGo, one or two in Connect6 (Black's first turn
+//! is one stone, every later turn two). The referee checks every stone.
 
 use super::record::EndReason;
+use crate::engine::connect6::{Connect6Config, Connect6Engine};
+use crate::engine::connect6_greedy::Connect6Greedy;
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::engine::random::RandomPlayer;
 use crate::engine::Engine;
+use crate::game::connect6::{self, Connect6, Connect6Rules};
 use crate::game::nogo::{self, Nogo, NogoRules};
 use crate::game::{Color, Game};
 use crate::protocol::botzone::BotzoneMove;
 use crate::search::clock::Limits;
 use std::time::{Duration, Instant};
 
+/// Rule options of a match or bracket, checked by each game's `ArenaGame::start`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameOptions {
+    /// NoGo class rule: Black's first move may not be the centre.
+    pub centre_ban: bool,
+    /// Side of the board; `None` for the game's usual size (NoGo 9, Connect6 19 as on SAU).
+    pub size: Option<usize>,
+}
+
+/// The Botzone protocol names; which of them a game speaks is `ArenaGame::check_protocol`'s say.
+pub const BOTZONE_PROTOCOLS: [&str; 4] = [
+    "botzone",
+    "botzone-keep-running",
+    "botzone-simple",
+    "botzone-simple-keep-running",
+];
+
 /// What the arena needs of a game on top of the rules and its Botzone form.
 pub trait ArenaGame: BotzoneMove {
     const NAME: &'static str;
-    fn board_size() -> usize;
-    /// The empty board under the given options.
-    fn start(centre_ban: bool) -> Self;
-    /// (column from the left, row from the top), for records and pictures.
-    fn xy(m: Self::Move) -> (usize, usize);
-    fn from_xy(x: usize, y: usize) -> Option<Self::Move>;
-    /// The project's own engine for this game.
-    /// The project's own engine for this game, with `options` (`key=value` settings from a
-    /// built-in player's spec) applied; an unknown key is an error.
-    fn engine(seed: u64, options: &[(String, f64)]) -> Result<Box<dyn Engine<Self>>, String>;
-    /// Why the rules ended the game in `pos` (a finished position).
-    fn end_text(pos: &Self) -> String;
+    /// The built-in players this game offers, for error messages.
+    const BUILTIN_HELP: &'static str;
+    /// Suffixes of `<family>:<N><unit>` specs that cap the search's iterations (NoGo: playouts,
+    /// Connect6: nodes). `ms` (time per turn) is always accepted.
+    const ITERATION_UNITS: &'static [&'static str];
+
+    /// The empty board under the given options, or why the options do not fit this game.
+    fn start(options: &GameOptions) -> Result<Self, String>;
+    fn board_size(&self) -> usize;
+    /// (column from the left, row from the top), for records, pictures and coordinates.
+    fn xy(&self, m: Self::Move) -> (usize, usize);
+    fn point_at(&self, x: usize, y: usize) -> Option<Self::Move>;
+    /// Whether a turn has begun but not ended (a Connect6 pair after its first stone): openings
+    /// must stop between turns, since no platform can hand a bot half a turn.
+    fn mid_turn(&self) -> bool {
+        false
+    }
+    /// Stones the side to move places this turn, for messages.
+    fn stones_due(&self) -> usize {
+        1
+    }
+    /// Whether an external program may be spoken to in `protocol` for this game (and board).
+    fn check_protocol(&self, protocol: &str) -> Result<(), String>;
+    /// A built-in engine by family (`mcts`, `engine`, `greedy`), with `options` (`key=value`
+    /// settings from the spec) applied; an unknown family or key is an error.
+    fn builtin_engine(
+        family: &str,
+        seed: u64,
+        options: &[(String, f64)],
+    ) -> Result<Box<dyn Engine<Self>>, String>;
+    /// Why the rules ended the game in `self` (a finished position).
+    fn end_text(&self) -> String;
 }
 
 impl ArenaGame for Nogo {
     const NAME: &'static str = "nogo";
+    const BUILTIN_HELP: &'static str =
+        "random, mcts:<N>ms or mcts:<N>p (engine: is the same) [,key=value...]";
+    const ITERATION_UNITS: &'static [&'static str] = &["p", "n"];
 
-    fn board_size() -> usize {
+    fn start(options: &GameOptions) -> Result<Nogo, String> {
+        match options.size {
+            None | Some(nogo::SIZE) => Ok(Nogo::new(NogoRules {
+                centre_ban: options.centre_ban,
+            })),
+            Some(n) => Err(format!(
+                "NoGo is played on {0}x{0} only, not {n}x{n}",
+                nogo::SIZE
+            )),
+        }
+    }
+
+    fn board_size(&self) -> usize {
         nogo::SIZE
     }
 
-    fn start(centre_ban: bool) -> Nogo {
-        Nogo::new(NogoRules { centre_ban })
-    }
-
-    fn xy(m: nogo::Point) -> (usize, usize) {
+    fn xy(&self, m: nogo::Point) -> (usize, usize) {
         nogo::coords(m)
     }
 
-    fn from_xy(x: usize, y: usize) -> Option<nogo::Point> {
+    fn point_at(&self, x: usize, y: usize) -> Option<nogo::Point> {
         (x < nogo::SIZE && y < nogo::SIZE).then(|| nogo::point(x, y))
     }
 
-    fn engine(seed: u64, options: &[(String, f64)]) -> Result<Box<dyn Engine<Nogo>>, String> {
+    fn check_protocol(&self, protocol: &str) -> Result<(), String> {
+        if BOTZONE_PROTOCOLS.contains(&protocol) {
+            Ok(())
+        } else {
+            Err(format!(
+                "NoGo is played over Botzone's protocols ({}), not {protocol:?}",
+                BOTZONE_PROTOCOLS.join(", ")
+            ))
+        }
+    }
+
+    fn builtin_engine(
+        family: &str,
+        seed: u64,
+        options: &[(String, f64)],
+    ) -> Result<Box<dyn Engine<Nogo>>, String> {
+        if family != "mcts" && family != "engine" {
+            return Err(format!(
+                "NoGo has no built-in player {family:?}: use {}",
+                Self::BUILTIN_HELP
+            ));
+        }
         let mut config = NogoConfig {
             seed,
             ..NogoConfig::default()
@@ -72,8 +147,121 @@ impl ArenaGame for Nogo {
         Ok(Box::new(NogoEngine::new(config)))
     }
 
-    fn end_text(pos: &Nogo) -> String {
-        format!("{} has no legal move", pos.side_to_move().name())
+    fn end_text(&self) -> String {
+        format!("{} has no legal move", self.side_to_move().name())
+    }
+}
+
+impl ArenaGame for Connect6 {
+    const NAME: &'static str = "connect6";
+    const BUILTIN_HELP: &'static str = "random, greedy, engine:<N>ms or engine:<N>n";
+    const ITERATION_UNITS: &'static [&'static str] = &["n"];
+
+    fn start(options: &GameOptions) -> Result<Connect6, String> {
+        if options.centre_ban {
+            return Err("the centre ban is a NoGo rule; Connect6 has none".to_string());
+        }
+        let size = options.size.unwrap_or(Connect6Rules::SAU.size);
+        let rules = Connect6Rules::with_size(size).ok_or_else(|| {
+            format!(
+                "Connect6 boards are {}x{} to {}x{}, not {size}x{size}",
+                connect6::MIN_SIZE,
+                connect6::MIN_SIZE,
+                connect6::MAX_SIZE,
+                connect6::MAX_SIZE
+            )
+        })?;
+        Ok(Connect6::new(rules))
+    }
+
+    fn board_size(&self) -> usize {
+        self.size()
+    }
+
+    fn xy(&self, m: connect6::Stone) -> (usize, usize) {
+        self.coords(m)
+    }
+
+    fn point_at(&self, x: usize, y: usize) -> Option<connect6::Stone> {
+        (x < self.size() && y < self.size()).then(|| self.point(x, y))
+    }
+
+    fn mid_turn(&self) -> bool {
+        self.ply() > 0 && self.stones_left_in_turn() == 1
+    }
+
+    fn stones_due(&self) -> usize {
+        self.stones_left_in_turn() as usize
+    }
+
+    fn check_protocol(&self, protocol: &str) -> Result<(), String> {
+        let botzone = Connect6Rules::BOTZONE.size;
+        if protocol == "sau" {
+            // SAU's letters run from 'A'; past 'Z' a coordinate would not be a letter.
+            if self.size() <= 26 {
+                Ok(())
+            } else {
+                Err(format!(
+                    "SAU coordinates cannot name a {0}x{0} board",
+                    self.size()
+                ))
+            }
+        } else if BOTZONE_PROTOCOLS.contains(&protocol) {
+            if self.size() == botzone {
+                Ok(())
+            } else {
+                Err(format!(
+                    "Botzone's ConnectSix is {botzone}x{botzone}: play it with --size {botzone} \
+                     (this match is {0}x{0})",
+                    self.size()
+                ))
+            }
+        } else {
+            Err(format!(
+                "Connect6 is played over sau or Botzone's protocols ({}), not {protocol:?}",
+                BOTZONE_PROTOCOLS.join(", ")
+            ))
+        }
+    }
+
+    fn builtin_engine(
+        family: &str,
+        seed: u64,
+        options: &[(String, f64)],
+    ) -> Result<Box<dyn Engine<Connect6>>, String> {
+        let engine: Box<dyn Engine<Connect6>> = match family {
+            // The engine's settings are still growing: keep the defaults of fields to come.
+            #[allow(clippy::needless_update)]
+            "engine" => Box::new(Connect6Engine::new(Connect6Config {
+                seed,
+                ..Default::default()
+            })),
+            "greedy" => Box::new(Connect6Greedy::new(seed)),
+            "mcts" => {
+                return Err(
+                    "Connect6 has no MCTS engine: use engine:<N>ms or engine:<N>n".to_string(),
+                )
+            }
+            _ => {
+                return Err(format!(
+                    "Connect6 has no built-in player {family:?}: use {}",
+                    Self::BUILTIN_HELP
+                ))
+            }
+        };
+        if let Some((key, _)) = options.first() {
+            return Err(format!(
+                "unknown Connect6 {family} option {key:?} (it takes no settings yet)"
+            ));
+        }
+        Ok(engine)
+    }
+
+    fn end_text(&self) -> String {
+        match self.winner() {
+            Some(c) => format!("{} made six in a row", c.name()),
+            None => "full board: a draw".to_string(),
+        }
     }
 }
 
@@ -82,83 +270,149 @@ pub struct Turn<'a, G: Game> {
     /// The position the game started from (empty board, with the game's rules).
     pub start: &'a G,
     pub pos: &'a G,
-    /// Every move so far, Black's first.
-    pub history: &'a [G::Move],
-    /// The most this move may take (per-move limit and game clock together).
+    /// Every turn so far, Black's first, the colours alternating; each holds that side's stones
+    /// (openings included, grouped into turns).
+    pub turns: &'a [Vec<G::Move>],
+    /// The most this turn may take (per-move limit and game clock together).
     pub budget: Duration,
 }
 
-/// A player's answer: the move or why it failed, and the time measured around the exchange.
-pub type Answer<M> = (Result<M, EndReason>, Duration);
+/// A player's answer: the stones of its turn or why it failed, and the time measured around the
+/// exchange.
+pub type Answer<M> = (Result<Vec<M>, EndReason>, Duration);
+
+/// How a game ended, as a player is told.
+pub struct GameEnd<'a, G: Game> {
+    /// `None` for a draw.
+    pub winner: Option<Color>,
+    pub reason: &'a EndReason,
+    /// The turn that ended the game by the rules (six in a row, full board, no move left for
+    /// the next side), by whom, with its stones as answered; `None` when a fault ended it.
+    pub last_turn: Option<(Color, &'a [G::Move])>,
+    /// The final position.
+    pub pos: &'a G,
+}
 
 pub trait Player<G: ArenaGame>: Send {
     fn name(&self) -> &str;
-    /// A new game begins and this player has `color`.
-    fn new_game(&mut self, color: Color) -> Result<(), EndReason>;
+    /// A new game begins from `start` and this player has `color`.
+    fn new_game(&mut self, color: Color, start: &G) -> Result<(), EndReason>;
     fn play(&mut self, turn: Turn<'_, G>) -> Answer<G::Move>;
-    /// The game is over: release processes.
-    fn end_game(&mut self) {}
+    /// The game is over: tell the program if its protocol does, release per-game processes.
+    fn end_game(&mut self, _end: &GameEnd<'_, G>) {}
+    /// Whether one player (and its process) serves several games in a row, as the SAU platform
+    /// reuses a loaded engine; other players are built afresh for every game.
+    fn reusable(&self) -> bool {
+        false
+    }
 }
 
 /// How a built-in engine spends its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Budget {
-    /// Think this long a move (less if the clock is shorter).
+    /// Think this long a turn (less if the clock is shorter).
     Time(Duration),
-    /// Run this many playouts a move (stopped by the clock if it must).
-    Playouts(u64),
+    /// Stop each search after this many iterations: playouts (NoGo) or nodes (Connect6),
+    /// and earlier if the clock says so.
+    Iterations(u64),
 }
 
-/// A player inside this process: the random player or the project's engine.
+/// A player inside this process: the random player, a baseline or the project's engine.
 pub struct Builtin<G: ArenaGame> {
     name: String,
     engine: Box<dyn Engine<G>>,
     budget: Option<Budget>,
     /// The game as this player has followed it, to let the engine keep its tree.
     seen: G,
-    seen_moves: usize,
+    /// Stones of the game already shown to the engine.
+    seen_stones: usize,
+}
+
+/// `key=value` engine settings from a built-in player's spec.
+type Settings = Vec<(String, f64)>;
+
+/// Splits `spec` into its head and `key=value` settings.
+fn spec_options(spec: &str) -> Result<(&str, Settings), String> {
+    let mut parts = spec.split(',');
+    let head = parts.next().unwrap_or("");
+    let options = parts
+        .map(|kv| {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("expected key=value in {spec:?}, got {kv:?}"))?;
+            let v: f64 = v
+                .parse()
+                .map_err(|_| format!("{k}={v} is not a number in {spec:?}"))?;
+            Ok((k.to_string(), v))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((head, options))
 }
 
 impl<G: ArenaGame> Builtin<G> {
-    /// `spec` is `random`, `mcts:<N>ms` or `mcts:<N>p`, optionally followed by engine settings:
-    /// `mcts:200ms,c=0.35,k=2000`.
+    /// `spec` is `random`, `greedy` (Connect6), or `<family>:<N>ms` / `<family>:<N><unit>`
+    /// (NoGo: `mcts:` or `engine:` with `p` playouts; Connect6: `engine:` with `n` nodes),
+    /// optionally followed by engine settings: `mcts:200ms,c=0.35,k=2000`.
     pub fn from_spec(name: &str, spec: &str, seed: u64) -> Result<Builtin<G>, String> {
         let bad = || {
-            format!("unknown built-in player {spec:?}: use random, mcts:<N>ms or mcts:<N>p[,key=value...]")
+            format!(
+                "unknown built-in player {spec:?} for {}: use {}",
+                G::NAME,
+                G::BUILTIN_HELP
+            )
         };
-        let mut parts = spec.split(',');
-        let head = parts.next().unwrap_or("");
-        let options = parts
-            .map(|kv| {
-                let (k, v) = kv
-                    .split_once('=')
-                    .ok_or_else(|| format!("expected key=value in {spec:?}, got {kv:?}"))?;
-                let v: f64 = v
-                    .parse()
-                    .map_err(|_| format!("{k}={v} is not a number in {spec:?}"))?;
-                Ok((k.to_string(), v))
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        let (engine, budget): (Box<dyn Engine<G>>, _) = if head == "random" && options.is_empty() {
-            (Box::new(RandomPlayer::new(seed)), None)
-        } else {
-            let b = head.strip_prefix("mcts:").ok_or_else(bad)?;
-            let budget = if let Some(ms) = b.strip_suffix("ms") {
-                Budget::Time(Duration::from_millis(ms.parse().map_err(|_| bad())?))
-            } else if let Some(p) = b.strip_suffix('p') {
-                Budget::Playouts(p.parse().map_err(|_| bad())?)
-            } else {
-                return Err(bad());
-            };
-            (G::engine(seed, &options)?, Some(budget))
+        let (head, options) = spec_options(spec)?;
+        let (engine, budget): (Box<dyn Engine<G>>, _) = match head.split_once(':') {
+            None if head == "random" => {
+                if !options.is_empty() {
+                    return Err(format!("the random player takes no settings: {spec:?}"));
+                }
+                (Box::new(RandomPlayer::new(seed)), None)
+            }
+            None if head == "greedy" => (G::builtin_engine(head, seed, &options)?, None),
+            None => return Err(bad()),
+            Some((family, amount)) => {
+                let number = |digits: &str| {
+                    digits.parse::<u64>().map_err(|_| {
+                        format!("{amount:?} in {spec:?} is not a whole number with a unit")
+                    })
+                };
+                let budget = if let Some(ms) = amount.strip_suffix("ms") {
+                    Budget::Time(Duration::from_millis(number(ms)?))
+                } else if let Some(unit) = G::ITERATION_UNITS.iter().find(|u| amount.ends_with(**u))
+                {
+                    Budget::Iterations(number(&amount[..amount.len() - unit.len()])?)
+                } else {
+                    return Err(format!(
+                        "{spec:?}: the budget {amount:?} needs a unit: ms (per turn) or {} for {}",
+                        G::ITERATION_UNITS.join(" or "),
+                        G::NAME
+                    ));
+                };
+                let engine = G::builtin_engine(family, seed, &options).map_err(|e| {
+                    if family == "mcts" || family == "engine" || family == "greedy" {
+                        e
+                    } else {
+                        bad()
+                    }
+                })?;
+                (engine, Some(budget))
+            }
         };
+        // Any board will do here: `play` starts from the referee's position.
+        let seen = G::start(&GameOptions::default())?;
         Ok(Builtin {
             name: name.to_string(),
             engine,
             budget,
-            seen: G::start(false),
-            seen_moves: 0,
+            seen,
+            seen_stones: 0,
         })
+    }
+
+    #[cfg(test)]
+    fn budget(&self) -> Option<Budget> {
+        self.budget
     }
 }
 
@@ -167,33 +421,54 @@ impl<G: ArenaGame> Player<G> for Builtin<G> {
         &self.name
     }
 
-    fn new_game(&mut self, _color: Color) -> Result<(), EndReason> {
+    fn new_game(&mut self, _color: Color, start: &G) -> Result<(), EndReason> {
         self.engine.new_game();
-        self.seen_moves = 0;
+        self.seen = start.clone();
+        self.seen_stones = 0;
         Ok(())
     }
 
     fn play(&mut self, turn: Turn<'_, G>) -> Answer<G::Move> {
         let start = Instant::now();
-        if self.seen_moves == 0 {
+        if self.seen_stones == 0 {
             self.seen = turn.start.clone();
         }
-        for &m in &turn.history[self.seen_moves..] {
+        let history: Vec<G::Move> = turn.turns.iter().flatten().copied().collect();
+        for &m in &history[self.seen_stones.min(history.len())..] {
             self.engine.observe(&self.seen, m);
             self.seen.play(m);
         }
-        self.seen_moves = turn.history.len();
-        // Keep a little of the budget for ourselves: the referee's clock is strict.
+        self.seen_stones = history.len();
+        // One deadline for the whole turn. Keep a little of the budget for ourselves: the
+        // referee's clock is strict.
         let hard = start + turn.budget.mul_f64(0.9);
         let limits = match self.budget {
             None => Limits::default(),
             Some(Budget::Time(d)) => Limits::until((start + d).min(hard)),
-            Some(Budget::Playouts(n)) => Limits::until(hard).with_iterations(Some(n)),
+            Some(Budget::Iterations(n)) => Limits::until(hard).with_iterations(Some(n)),
         };
-        let decision = self.engine.think(turn.pos, limits);
-        let result = decision
-            .mv
-            .ok_or_else(|| EndReason::Rules("offered no move".to_string()));
+        let me = self.seen.side_to_move();
+        let mut stones = Vec::new();
+        // The turn lasts while the same side is to move and the game goes on.
+        while self.seen.outcome().is_none() && self.seen.side_to_move() == me {
+            let Some(m) = self.engine.think(&self.seen, limits).mv else {
+                break;
+            };
+            if self.seen.check_move(m).is_err() {
+                // Let the referee judge it.
+                stones.push(m);
+                break;
+            }
+            self.engine.observe(&self.seen, m);
+            self.seen.play(m);
+            self.seen_stones += 1;
+            stones.push(m);
+        }
+        let result = if stones.is_empty() {
+            Err(EndReason::Rules("offered no move".to_string()))
+        } else {
+            Ok(stones)
+        };
         (result, start.elapsed())
     }
 }
@@ -206,14 +481,73 @@ mod tests {
     fn builtin_specs_parse_with_engine_options() {
         assert!(Builtin::<Nogo>::from_spec("a", "random", 1).is_ok());
         let b = Builtin::<Nogo>::from_spec("a", "mcts:200ms,c=0.3,k=1500", 1).unwrap();
-        assert_eq!(b.budget, Some(Budget::Time(Duration::from_millis(200))));
+        assert_eq!(b.budget(), Some(Budget::Time(Duration::from_millis(200))));
         let b = Builtin::<Nogo>::from_spec("a", "mcts:500p", 1).unwrap();
-        assert_eq!(b.budget, Some(Budget::Playouts(500)));
+        assert_eq!(b.budget(), Some(Budget::Iterations(500)));
+        let b = Builtin::<Nogo>::from_spec("a", "engine:300n", 1).unwrap();
+        assert_eq!(b.budget(), Some(Budget::Iterations(300)));
         let err = |s: &str| Builtin::<Nogo>::from_spec("a", s, 1).err().unwrap();
         assert!(err("mcts:200ms,zz=1").contains("unknown NoGo engine option"));
         assert!(err("mcts:200ms,c=x").contains("not a number"));
         assert!(err("mcts:200ms,c").contains("expected key=value"));
-        assert!(err("alphabeta:3").contains("unknown built-in player"));
-        assert!(err("mcts:fast").contains("unknown built-in player"));
+        assert!(err("alphabeta:3ms").contains("unknown built-in player"));
+        assert!(err("alphabeta").contains("unknown built-in player"));
+        assert!(err("mcts:fast").contains("needs a unit"));
+        assert!(err("mcts:12xms").contains("not a whole number"));
+        assert!(err("greedy").contains("NoGo has no built-in player \"greedy\""));
+        assert!(err("random,c=1").contains("takes no settings"));
+    }
+
+    #[test]
+    fn connect6_specs() {
+        let ok = |s: &str| Builtin::<Connect6>::from_spec("a", s, 1).unwrap().budget();
+        assert_eq!(ok("random"), None);
+        assert_eq!(ok("greedy"), None);
+        assert_eq!(
+            ok("engine:250ms"),
+            Some(Budget::Time(Duration::from_millis(250)))
+        );
+        assert_eq!(ok("engine:5000n"), Some(Budget::Iterations(5000)));
+        let err = |s: &str| Builtin::<Connect6>::from_spec("a", s, 1).err().unwrap();
+        assert!(err("mcts:100ms").contains("no MCTS engine"));
+        assert!(err("engine:100p").contains("needs a unit"));
+        assert!(err("engine:100ms,c=1").contains("unknown Connect6 engine option"));
+        assert!(err("greedy,x=1").contains("unknown Connect6 greedy option"));
+        assert!(err("minimax:1ms").contains("unknown built-in player"));
+    }
+
+    #[test]
+    fn game_options_are_checked_per_game() {
+        let c6 = |size| {
+            Connect6::start(&GameOptions {
+                centre_ban: false,
+                size,
+            })
+        };
+        assert_eq!(c6(None).unwrap().board_size(), 19);
+        assert_eq!(c6(Some(15)).unwrap().board_size(), 15);
+        assert!(c6(Some(5)).err().unwrap().contains("not 5x5"));
+        let ban = GameOptions {
+            centre_ban: true,
+            size: None,
+        };
+        assert!(Connect6::start(&ban).is_err());
+        assert!(Nogo::start(&ban).is_ok());
+        assert!(Nogo::start(&GameOptions {
+            centre_ban: false,
+            size: Some(13)
+        })
+        .is_err());
+        let c19 = c6(None).unwrap();
+        assert!(c19.check_protocol("sau").is_ok());
+        assert!(c19
+            .check_protocol("botzone")
+            .unwrap_err()
+            .contains("--size 15"));
+        assert!(c6(Some(15)).unwrap().check_protocol("botzone").is_ok());
+        assert!(Nogo::start(&GameOptions::default())
+            .unwrap()
+            .check_protocol("sau")
+            .is_err());
     }
 }

@@ -2,9 +2,9 @@
 //! signals Botzone uses to freeze a keep-running bot between turns.
 
 use super::record::EndReason;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
 
 /// How long a process that closed its output gets to exit before we judge it.
@@ -25,8 +25,19 @@ pub enum ReadFailure {
 }
 
 impl BotProcess {
-    /// Starts `command` through the shell, so that `python3 bot.py --x` works as typed.
+    /// Starts `command` through the shell, so that `python3 bot.py --x` works as typed. Its
+    /// standard error is discarded.
     pub fn spawn(command: &str) -> std::io::Result<BotProcess> {
+        Self::start(command, false)
+    }
+
+    /// Like `spawn`, but the program's standard error goes into the same pipe as its standard
+    /// output, as the SAU platform wires its engines: whatever it prints anywhere is read.
+    pub fn spawn_merged(command: &str) -> std::io::Result<BotProcess> {
+        Self::start(command, true)
+    }
+
+    fn start(command: &str, merge_stderr: bool) -> std::io::Result<BotProcess> {
         let mut cmd = if cfg!(windows) {
             let mut c = Command::new("cmd");
             c.arg("/C").arg(command);
@@ -36,17 +47,26 @@ impl BotProcess {
             c.arg("-c").arg(format!("exec {command}"));
             c
         };
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()?;
-        let stdout = child.stdout.take().expect("stdout is piped");
+        cmd.stdin(Stdio::piped());
+        let (mut child, output): (Child, Box<dyn Read + Send>) = if merge_stderr {
+            let (reader, writer) = std::io::pipe()?;
+            cmd.stdout(writer.try_clone()?).stderr(writer);
+            let child = cmd.spawn()?;
+            // The command keeps our copies of the pipe's write end: drop them, or the pipe
+            // would never report the end of the program's output.
+            drop(cmd);
+            (child, Box::new(reader))
+        } else {
+            cmd.stdout(Stdio::piped()).stderr(Stdio::null());
+            let mut child = cmd.spawn()?;
+            let stdout = child.stdout.take().expect("stdout is piped");
+            (child, Box::new(stdout))
+        };
         let stdin = child.stdin.take();
         let (tx, rx) = channel();
         // A reader thread turns blocking reads into a channel we can wait on with a deadline.
         std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
+            let mut reader = BufReader::new(output);
             loop {
                 let mut buf = Vec::new();
                 match reader.read_until(b'\n', &mut buf) {
@@ -101,6 +121,30 @@ impl BotProcess {
             Ok(Some(line)) => Ok(line),
             Ok(None) | Err(RecvTimeoutError::Disconnected) => Err(ReadFailure::Closed),
             Err(RecvTimeoutError::Timeout) => Err(ReadFailure::Timeout),
+        }
+    }
+
+    /// Throws away every line the program has written so far without waiting; `false` if its
+    /// output has ended.
+    pub fn drain(&mut self) -> bool {
+        loop {
+            match self.lines.try_recv() {
+                Ok(Some(_)) => continue,
+                Ok(None) | Err(TryRecvError::Disconnected) => return false,
+                Err(TryRecvError::Empty) => return true,
+            }
+        }
+    }
+
+    /// Waits up to `grace` for the program to exit by itself; whether it did.
+    pub fn wait_exit(&mut self, grace: Duration) -> bool {
+        let until = Instant::now() + grace;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(_)) => return true,
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                _ => return false,
+            }
         }
     }
 

@@ -62,6 +62,7 @@ pub struct MoveRecord {
     pub x: usize,
     pub y: usize,
     pub color: Color,
+    /// The time of the turn, on its first stone; 0 on the second stone of a pair.
     pub millis: u64,
 }
 
@@ -105,6 +106,11 @@ impl GameRecord {
             "reason": self.reason.code(),
             "reason_text": self.reason.describe(),
             "moves": self.moves.iter().map(|m| json!([m.x, m.y])).collect::<Vec<_>>(),
+            // One letter a stone, B or W: Connect6 turns hold one or two stones.
+            "colors": self.moves.iter().map(|m| match m.color {
+                Color::Black => 'B',
+                Color::White => 'W',
+            }).collect::<String>(),
             "move_ms": self.moves.iter().map(|m| m.millis).collect::<Vec<_>>(),
             "time_used_ms": { "black": self.time_used_ms[0], "white": self.time_used_ms[1] },
             "opening": self.opening,

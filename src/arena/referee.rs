@@ -1,8 +1,10 @@
-//! One game between two players, judged by the project's own rules and clocks. Any failure of a
-//! player (illegal or unreadable move, time-out, crash, closed pipe, missing keep-running marker)
-//! loses the game on the spot, and the record says why.
+//! One game between two players, judged by the project's own rules and clocks. A player answers
+//! a whole turn (NoGo: one stone; Connect6: one or two); every stone is checked. Any failure of
+//! a player (illegal or unreadable move, a turn with the wrong number of stones, time-out,
+//! crash, closed pipe, missing keep-running marker) loses the game on the spot, and the record
+//! says why. The clocks run per turn.
 
-use super::player::{ArenaGame, Player, Turn};
+use super::player::{ArenaGame, GameEnd, Player, Turn};
 use super::record::{EndReason, GameRecord, MoveRecord};
 use crate::game::{Color, Outcome};
 use std::time::Duration;
@@ -31,7 +33,8 @@ impl TimeControl {
     }
 }
 
-/// Plays one game from `start` (after the `opening` moves, which count for nobody's clock).
+/// Plays one game from `start` (after the `opening` stones, which count for nobody's clock and
+/// must end between turns).
 pub fn play_game<G: ArenaGame>(
     black: &mut dyn Player<G>,
     white: &mut dyn Player<G>,
@@ -39,115 +42,213 @@ pub fn play_game<G: ArenaGame>(
     opening: &[G::Move],
     tc: TimeControl,
 ) -> GameRecord {
-    let mut record = GameRecord {
-        game: G::NAME.to_string(),
-        board_size: G::board_size(),
-        black: black.name().to_string(),
-        white: white.name().to_string(),
-        moves: Vec::new(),
-        winner: None,
-        reason: EndReason::Rules(String::new()),
-        time_used_ms: [0, 0],
-        opening: None,
+    let mut game = GameState {
+        record: GameRecord {
+            game: G::NAME.to_string(),
+            board_size: start.board_size(),
+            black: black.name().to_string(),
+            white: white.name().to_string(),
+            moves: Vec::new(),
+            winner: None,
+            reason: EndReason::Rules(String::new()),
+            time_used_ms: [0, 0],
+            opening: None,
+        },
+        pos: start.clone(),
+        turns: Vec::new(),
+        used: [Duration::ZERO; 2],
     };
     let players: [&mut dyn Player<G>; 2] = [black, white];
-    let mut pos = start.clone();
-    let mut history: Vec<G::Move> = Vec::new();
-    let mut used = [Duration::ZERO; 2];
-    let finish =
-        |record: &mut GameRecord, loser: Color, reason: EndReason, used: &[Duration; 2]| {
-            record.winner = Some(loser.opponent());
-            record.reason = reason;
-            record.time_used_ms = [used[0].as_millis() as u64, used[1].as_millis() as u64];
-        };
     for color in [Color::Black, Color::White] {
-        if let Err(reason) = players[color.index()].new_game(color) {
-            finish(&mut record, color, reason, &used);
-            return end(players, record);
+        if let Err(reason) = players[color.index()].new_game(color, start) {
+            game.lose(color, reason);
+            return game.end(players, None);
         }
     }
     for &m in opening {
-        let (x, y) = G::xy(m);
-        record.moves.push(MoveRecord {
-            x,
-            y,
-            color: pos.side_to_move(),
-            millis: 0,
-        });
-        pos.play(m);
-        history.push(m);
+        let side = game.pos.side_to_move();
+        game.push_stone(side, m, 0);
     }
+    debug_assert!(!game.pos.mid_turn(), "openings end between turns");
     loop {
-        if let Some(outcome) = pos.outcome() {
-            match outcome {
-                Outcome::Win(w) => finish(
-                    &mut record,
-                    w.opponent(),
-                    EndReason::Rules(G::end_text(&pos)),
-                    &used,
-                ),
-                Outcome::Draw => {
-                    record.reason = EndReason::Rules(G::end_text(&pos));
-                    record.time_used_ms = [used[0].as_millis() as u64, used[1].as_millis() as u64];
-                }
-            }
-            return end(players, record);
+        if game.pos.outcome().is_some() {
+            // Only an opening can finish a game before anyone has played.
+            game.judge_outcome();
+            return game.end(players, None);
         }
-        let side = pos.side_to_move();
-        let Some(budget) = tc.budget(used[side.index()]) else {
-            finish(&mut record, side, EndReason::Timeout, &used);
-            return end(players, record);
+        let side = game.pos.side_to_move();
+        let Some(budget) = tc.budget(game.used[side.index()]) else {
+            game.lose(side, EndReason::Timeout);
+            return game.end(players, None);
         };
         let turn = Turn {
             start,
-            pos: &pos,
-            history: &history,
+            pos: &game.pos,
+            turns: &game.turns,
             budget,
         };
         let (answer, took) = players[side.index()].play(turn);
-        used[side.index()] += took;
-        let m = match answer {
+        game.used[side.index()] += took;
+        let stones = match answer {
             Ok(_) if took > budget => Err(EndReason::Timeout),
-            Ok(m) => match pos.check_move(m) {
-                Ok(()) => Ok(m),
-                Err(why) => {
-                    let (x, y) = G::xy(m);
-                    Err(EndReason::IllegalMove(format!("({x},{y}): {why}")))
-                }
-            },
-            Err(reason) => Err(reason),
+            other => other,
         };
-        match m {
-            Ok(m) => {
-                let (x, y) = G::xy(m);
-                record.moves.push(MoveRecord {
-                    x,
-                    y,
-                    color: side,
-                    millis: took.as_millis() as u64,
-                });
-                pos.play(m);
-                history.push(m);
+        let applied = stones.and_then(|stones| {
+            game.apply_turn(side, &stones, took)?;
+            Ok(stones)
+        });
+        match applied {
+            Ok(stones) => {
+                if game.pos.outcome().is_some() {
+                    game.judge_outcome();
+                    return game.end(players, Some((side, stones)));
+                }
             }
             Err(reason) => {
-                finish(&mut record, side, reason, &used);
-                return end(players, record);
+                game.lose(side, reason);
+                return game.end(players, None);
             }
         }
     }
 }
 
-fn end<G: ArenaGame>(players: [&mut dyn Player<G>; 2], record: GameRecord) -> GameRecord {
-    for p in players {
-        p.end_game();
+/// A game in progress, as the referee keeps it.
+struct GameState<G: ArenaGame> {
+    record: GameRecord,
+    pos: G,
+    /// Every turn so far, Black's first.
+    turns: Vec<Vec<G::Move>>,
+    used: [Duration; 2],
+}
+
+impl<G: ArenaGame> GameState<G> {
+    /// Plays a stone the caller knows to be legal, into the record and the turn list.
+    fn push_stone(&mut self, side: Color, m: G::Move, millis: u64) {
+        let (x, y) = self.pos.xy(m);
+        self.record.moves.push(MoveRecord {
+            x,
+            y,
+            color: side,
+            millis,
+        });
+        let same_turn = self.pos.mid_turn() && self.turns.last().is_some();
+        self.pos.play(m);
+        if same_turn {
+            self.turns.last_mut().expect("a turn in progress").push(m);
+        } else {
+            self.turns.push(vec![m]);
+        }
     }
-    record
+
+    fn describe(&self, pos: &G, m: G::Move) -> String {
+        let (x, y) = pos.xy(m);
+        format!("({x},{y})")
+    }
+
+    /// Checks and plays the stones of `side`'s turn. The turn lasts while `side` is to move and
+    /// the game goes on; a stone after the one that ended the game is checked but not played
+    /// (platforms take a winning first stone with any legal second one).
+    fn apply_turn(
+        &mut self,
+        side: Color,
+        stones: &[G::Move],
+        took: Duration,
+    ) -> Result<(), EndReason> {
+        let due = self.pos.stones_due();
+        let wrong_count = || {
+            EndReason::IllegalMove(format!(
+                "{} {} where {due} {} due",
+                stones.len(),
+                if stones.len() == 1 { "stone" } else { "stones" },
+                if due == 1 { "was" } else { "were" }
+            ))
+        };
+        if stones.is_empty() {
+            return Err(EndReason::IllegalMove("an empty turn (a pass)".to_string()));
+        }
+        if stones.len() > due {
+            return Err(wrong_count());
+        }
+        let mut before_last = self.pos.clone();
+        for (i, &m) in stones.iter().enumerate() {
+            if stones[..i].contains(&m) {
+                return Err(EndReason::IllegalMove(format!(
+                    "{} twice in one turn",
+                    self.describe(&self.pos, m)
+                )));
+            }
+            if self.pos.outcome().is_some() {
+                // The turn ended the game: the rest must still have been playable points.
+                return before_last.check_move(m).map_err(|why| {
+                    EndReason::IllegalMove(format!("{}: {why}", self.describe(&before_last, m)))
+                });
+            }
+            if self.pos.side_to_move() != side {
+                return Err(wrong_count());
+            }
+            if let Err(why) = self.pos.check_move(m) {
+                return Err(EndReason::IllegalMove(format!(
+                    "{}: {why}",
+                    self.describe(&self.pos, m)
+                )));
+            }
+            before_last = self.pos.clone();
+            let millis = if i == 0 { took.as_millis() as u64 } else { 0 };
+            self.push_stone(side, m, millis);
+        }
+        if self.pos.outcome().is_none() && self.pos.side_to_move() == side {
+            return Err(wrong_count());
+        }
+        Ok(())
+    }
+
+    fn stamp_time(&mut self) {
+        self.record.time_used_ms = [
+            self.used[0].as_millis() as u64,
+            self.used[1].as_millis() as u64,
+        ];
+    }
+
+    fn lose(&mut self, loser: Color, reason: EndReason) {
+        self.record.winner = Some(loser.opponent());
+        self.record.reason = reason;
+        self.stamp_time();
+    }
+
+    /// The rules ended the game.
+    fn judge_outcome(&mut self) {
+        self.record.winner = match self.pos.outcome() {
+            Some(Outcome::Win(w)) => Some(w),
+            _ => None,
+        };
+        self.record.reason = EndReason::Rules(self.pos.end_text());
+        self.stamp_time();
+    }
+
+    /// Tells both players how it ended (the turn that ended it, if the rules did) and hands
+    /// back the record.
+    fn end(
+        self,
+        players: [&mut dyn Player<G>; 2],
+        last_turn: Option<(Color, Vec<G::Move>)>,
+    ) -> GameRecord {
+        let end = GameEnd {
+            winner: self.record.winner,
+            reason: &self.record.reason,
+            last_turn: last_turn.as_ref().map(|(c, s)| (*c, s.as_slice())),
+            pos: &self.pos,
+        };
+        for p in players {
+            p.end_game(&end);
+        }
+        self.record
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::player::Builtin;
+    use crate::arena::player::{Builtin, GameOptions};
     use crate::game::nogo::Nogo;
     use crate::game::Game;
 
@@ -156,7 +257,7 @@ mod tests {
         for seed in 0..4u64 {
             let mut engine = Builtin::<Nogo>::from_spec("engine", "mcts:1500p", seed).unwrap();
             let mut random = Builtin::<Nogo>::from_spec("random", "random", seed + 100).unwrap();
-            let start = Nogo::start(false);
+            let start = Nogo::start(&GameOptions::default()).unwrap();
             let tc = TimeControl::default();
             let (rec, engine_color) = if seed % 2 == 0 {
                 (
@@ -178,9 +279,10 @@ mod tests {
             assert_eq!(rec.reason.code(), "rules");
             assert!(rec.moves.len() > 20);
             // The record replays legally to a finished game.
-            let mut pos = Nogo::start(false);
+            let mut pos = start.clone();
             for m in &rec.moves {
-                pos.try_play(Nogo::from_xy(m.x, m.y).unwrap()).unwrap();
+                let p = pos.point_at(m.x, m.y).unwrap();
+                pos.try_play(p).unwrap();
             }
             assert!(pos.outcome().is_some());
         }

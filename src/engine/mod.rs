@@ -3,6 +3,7 @@
 //! `Engine` trait.
 
 pub mod connect6;
+pub mod connect6_greedy;
 pub mod nogo;
 pub mod random;
 

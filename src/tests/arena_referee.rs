@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 use stonebrain::arena::botzone_player::{BotzoneMode, BotzonePlayer};
-use stonebrain::arena::player::{ArenaGame, Builtin};
+use stonebrain::arena::player::{ArenaGame, Builtin, GameOptions};
 use stonebrain::arena::record::{EndReason, GameRecord};
 use stonebrain::arena::referee::{play_game, TimeControl};
 use stonebrain::game::nogo::Nogo;
@@ -15,6 +15,10 @@ fn script(name: &str) -> String {
         .join("test_vectors/arena/bots")
         .join(name);
     format!("sh {}", path.display())
+}
+
+fn nogo() -> Nogo {
+    Nogo::start(&GameOptions::default()).unwrap()
 }
 
 fn json() -> BotzoneMode {
@@ -29,7 +33,7 @@ fn keep_running() -> BotzoneMode {
 fn bad_bot_game(script_name: &str, mode: BotzoneMode, tc: TimeControl) -> GameRecord {
     let mut bad = BotzonePlayer::new("bad", &script(script_name), mode);
     let mut good = Builtin::<Nogo>::from_spec("good", "mcts:200p", 1).unwrap();
-    play_game(&mut bad, &mut good, &Nogo::start(false), &[], tc)
+    play_game(&mut bad, &mut good, &nogo(), &[], tc)
 }
 
 fn clock() -> TimeControl {
@@ -120,7 +124,7 @@ fn a_forgotten_keep_running_marker_is_caught() {
 fn a_program_that_cannot_start_loses() {
     let mut bad = BotzonePlayer::new("ghost", "/nonexistent/bot-binary", json());
     let mut good = Builtin::<Nogo>::from_spec("good", "random", 1).unwrap();
-    let rec = play_game(&mut good, &mut bad, &Nogo::start(false), &[], clock());
+    let rec = play_game(&mut good, &mut bad, &nogo(), &[], clock());
     assert_eq!(rec.winner, Some(Color::Black));
     // The shell starts, then cannot find the program: it exits with status 127.
     assert!(
@@ -145,9 +149,9 @@ fn the_real_bot_plays_whole_games_in_every_botzone_mode() {
         let mut random = Builtin::<Nogo>::from_spec("random", "random", 2).unwrap();
         for bot_black in [true, false] {
             let rec = if bot_black {
-                play_game(&mut bot, &mut random, &Nogo::start(false), &[], clock())
+                play_game(&mut bot, &mut random, &nogo(), &[], clock())
             } else {
-                play_game(&mut random, &mut bot, &Nogo::start(false), &[], clock())
+                play_game(&mut random, &mut bot, &nogo(), &[], clock())
             };
             let bot_color = if bot_black {
                 Color::Black

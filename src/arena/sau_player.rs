@@ -1,0 +1,330 @@
+//! An external engine spoken to as the SAU Game Platform speaks to its engines (Connect6; see
+//! `protocols/arena.md`):
+//!
+//! - the program is started once and kept for several games; its standard error shares the pipe
+//!   with its standard output, as the platform wires it;
+//! - `name?` after the start, answered `name <x>` (within `NAME_GRACE`, or the program loses);
+//! - `new black` / `new white` opens a game; Black answers `new black` with its first stone;
+//! - each turn the engine gets the opponent's turn as `move X1Y1X2Y2` (letters from `A` = 0, the
+//!   first of a pair the column, the second the row; `@@` = no stone, as in Black's single
+//!   first stone `move JJ@@`) and answers its own;
+//! - its answer is found as the platform finds it: the first `move ` (with its space) in whatever
+//!   it writes, then the four characters after it; output without it is skipped;
+//! - at the end the winner gets `end`, the loser (or the side that did not make the last turn)
+//!   the final `move ...` and then `end`; `quit` when the player is dropped (the series or match is
+//!   over), and the process is killed a second later if it is still there.
+//!
+//! A program that faulted (time-out, crash, closed pipe, unreadable answer) is killed, and the next
+//! game starts a fresh one; after an illegal move it is told `end` and kept.
+
+use super::player::{Answer, ArenaGame, GameEnd, Player, Turn};
+use super::process::{BotProcess, ReadFailure};
+use super::record::EndReason;
+use crate::game::Color;
+use std::time::{Duration, Instant};
+
+/// How long a freshly started engine has to answer `name?`.
+pub const NAME_GRACE: Duration = Duration::from_secs(5);
+/// How long an engine has to exit after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_secs(1);
+
+pub struct SauPlayer {
+    name: String,
+    command: String,
+    process: Option<BotProcess>,
+    color: Color,
+    /// What the engine called itself in answer to `name?`.
+    engine_name: Option<String>,
+    /// Black is sent `new black` when its first turn begins, so that its clock covers the
+    /// first stone.
+    new_pending: bool,
+    /// The engine has been told about the current game (`new` sent), so it expects `end`.
+    in_game: bool,
+    name_grace: Duration,
+}
+
+impl SauPlayer {
+    pub fn new(name: &str, command: &str) -> SauPlayer {
+        SauPlayer {
+            name: name.to_string(),
+            command: command.to_string(),
+            process: None,
+            color: Color::Black,
+            engine_name: None,
+            new_pending: false,
+            in_game: false,
+            name_grace: NAME_GRACE,
+        }
+    }
+
+    /// Another grace period for the `name?` answer (tests use a short one).
+    pub fn with_name_grace(mut self, grace: Duration) -> SauPlayer {
+        self.name_grace = grace;
+        self
+    }
+
+    /// The name the engine gave in answer to `name?`, once it has been started.
+    pub fn engine_name(&self) -> Option<&str> {
+        self.engine_name.as_deref()
+    }
+
+    /// Starts the program and asks its name.
+    fn launch(&mut self) -> Result<BotProcess, EndReason> {
+        let mut process = BotProcess::spawn_merged(&self.command)
+            .map_err(|e| EndReason::StartFailed(e.to_string()))?;
+        process.send("name?\n")?;
+        let deadline = Instant::now() + self.name_grace;
+        loop {
+            match process.read_line(deadline) {
+                Ok(line) => {
+                    if let Some(name) = keyword_argument(&line, "name") {
+                        self.engine_name = Some(name.to_string());
+                        return Ok(process);
+                    }
+                }
+                Err(ReadFailure::Timeout) => {
+                    return Err(EndReason::StartFailed(format!(
+                        "no `name <x>` answer to `name?` within {:.1} s",
+                        self.name_grace.as_secs_f64()
+                    )))
+                }
+                Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
+            }
+        }
+    }
+
+    fn exchange<G: ArenaGame>(
+        &mut self,
+        turn: &Turn<'_, G>,
+        start: Instant,
+    ) -> Result<Vec<G::Move>, EndReason> {
+        let message = if self.new_pending {
+            self.new_pending = false;
+            self.in_game = true;
+            "new black\n".to_string()
+        } else {
+            let last = turn.turns.last().map_or(&[][..], Vec::as_slice);
+            format!("move {}\n", encode(turn.pos, last))
+        };
+        let process = self.process.as_mut().ok_or(EndReason::ClosedPipe)?;
+        process.send(&message)?;
+        let deadline = start + turn.budget;
+        loop {
+            match process.read_line(deadline) {
+                Ok(line) => {
+                    // The platform skips whatever does not hold the keyword.
+                    if let Some(argument) = keyword_argument(&line, "move") {
+                        return decode(turn.pos, argument, &line);
+                    }
+                }
+                Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
+                Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
+            }
+        }
+    }
+}
+
+/// The argument after the first `keyword ` (keyword and a space, as the platform matches it)
+/// in `line`, up to the next space; `None` if the keyword is not there.
+fn keyword_argument<'l>(line: &'l str, keyword: &str) -> Option<&'l str> {
+    let at = line.find(&format!("{keyword} "))?;
+    let rest = &line[at + keyword.len() + 1..];
+    Some(rest.split([' ', '\0', '\r', '\t']).next().unwrap_or(""))
+}
+
+/// A turn in SAU letters: two stones as four letters, `@@` for a missing stone.
+pub fn encode<G: ArenaGame>(pos: &G, turn: &[G::Move]) -> String {
+    let letter = |v: usize| char::from(b'A' + v as u8);
+    (0..2)
+        .map(|i| match turn.get(i) {
+            Some(&m) => {
+                let (x, y) = pos.xy(m);
+                format!("{}{}", letter(x), letter(y))
+            }
+            None => "@@".to_string(),
+        })
+        .collect()
+}
+
+/// The stones of an engine's `move` argument (its first four characters). Characters that are
+/// not coordinates are garbage; coordinates off the board or a missing first stone are illegal
+/// moves, as the platform judges them.
+pub fn decode<G: ArenaGame>(
+    pos: &G,
+    argument: &str,
+    line: &str,
+) -> Result<Vec<G::Move>, EndReason> {
+    let chars: Vec<char> = argument.chars().take(4).collect();
+    let garbage = |why: String| EndReason::Garbage(format!("{}: {why}", clip(line)));
+    if chars.len() < 4 {
+        return Err(garbage(
+            "`move` must be followed by four coordinate letters".to_string(),
+        ));
+    }
+    // '@' is one below 'A': -1, "no stone".
+    let mut values = [0i32; 4];
+    for (v, &c) in values.iter_mut().zip(&chars) {
+        if c != '@' && !c.is_ascii_uppercase() {
+            return Err(garbage(format!("{c:?} is not a coordinate letter")));
+        }
+        *v = c as i32 - 'A' as i32;
+    }
+    let text: String = chars.iter().collect();
+    let n = pos.board_size();
+    let mut stones = Vec::new();
+    for (i, pair) in values.chunks(2).enumerate() {
+        let (x, y) = (pair[0], pair[1]);
+        if x == -1 && y == -1 {
+            if i == 0 {
+                return Err(EndReason::IllegalMove(format!(
+                    "move {text}: the first stone is missing"
+                )));
+            }
+            continue;
+        }
+        let stone = (x >= 0 && y >= 0)
+            .then(|| pos.point_at(x as usize, y as usize))
+            .flatten()
+            .ok_or_else(|| {
+                EndReason::IllegalMove(format!("move {text}: ({x},{y}) is off the {n}x{n} board"))
+            })?;
+        stones.push(stone);
+    }
+    Ok(stones)
+}
+
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(80).collect();
+    if out.len() < s.len() {
+        out.push_str("...");
+    }
+    format!("{out:?}")
+}
+
+impl<G: ArenaGame> Player<G> for SauPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, color: Color, _start: &G) -> Result<(), EndReason> {
+        self.color = color;
+        self.in_game = false;
+        self.new_pending = false;
+        // Whatever the engine said since the last game (a late answer to a `move` that `end`
+        // cancelled) is not an answer to the coming game.
+        if let Some(p) = self.process.as_mut() {
+            if !p.drain() {
+                self.process = None;
+            }
+        }
+        if self.process.is_none() {
+            self.process = Some(self.launch()?);
+        }
+        if color == Color::White {
+            let sent = self
+                .process
+                .as_mut()
+                .map_or(Err(EndReason::ClosedPipe), |p| p.send("new white\n"));
+            if let Err(reason) = sent {
+                self.process = None;
+                return Err(reason);
+            }
+            self.in_game = true;
+        } else {
+            self.new_pending = true;
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, turn: Turn<'_, G>) -> Answer<G::Move> {
+        // The clock runs from the moment we start writing the command.
+        let start = Instant::now();
+        let result = self.exchange(&turn, start);
+        if let Err(reason) = &result {
+            if !matches!(reason, EndReason::IllegalMove(_)) {
+                // A late or confused engine is not trusted with the next game.
+                self.process = None;
+                self.in_game = false;
+            }
+        }
+        (result, start.elapsed())
+    }
+
+    fn end_game(&mut self, end: &GameEnd<'_, G>) {
+        self.new_pending = false;
+        if !std::mem::take(&mut self.in_game) {
+            return;
+        }
+        let Some(process) = self.process.as_mut() else {
+            return;
+        };
+        let mut message = String::new();
+        if let Some((by, stones)) = end.last_turn {
+            if by != self.color {
+                message.push_str(&format!("move {}\n", encode(end.pos, stones)));
+            }
+        }
+        message.push_str("end\n");
+        if process.send(&message).is_err() {
+            self.process = None;
+        }
+    }
+
+    fn reusable(&self) -> bool {
+        true
+    }
+}
+
+impl Drop for SauPlayer {
+    fn drop(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            if process.send("quit\n").is_ok() {
+                process.wait_exit(QUIT_GRACE);
+            }
+            // Dropping the process kills it if it is still there.
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::player::GameOptions;
+    use crate::game::connect6::Connect6;
+
+    fn board() -> Connect6 {
+        Connect6::start(&GameOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn letters_both_ways() {
+        let g = board();
+        let jj = g.point(9, 9);
+        let a_s = g.point(0, 18);
+        assert_eq!(encode(&g, &[jj]), "JJ@@");
+        assert_eq!(encode(&g, &[jj, a_s]), "JJAS");
+        assert_eq!(decode(&g, "JJ@@", "").unwrap(), vec![jj]);
+        assert_eq!(decode(&g, "JJASxyz", "").unwrap(), vec![jj, a_s]);
+        let code = |arg: &str| decode(&g, arg, "").unwrap_err().code();
+        assert_eq!(code("@@JJ"), "illegal-move");
+        assert_eq!(code("TAJJ"), "illegal-move");
+        assert_eq!(code("@AJJ"), "illegal-move");
+        assert_eq!(code("JJ"), "garbage");
+        assert_eq!(code("jjkk"), "garbage");
+        assert_eq!(code("J1K2"), "garbage");
+    }
+
+    #[test]
+    fn the_keyword_is_found_as_the_platform_finds_it() {
+        assert_eq!(keyword_argument("move JJ@@", "move"), Some("JJ@@"));
+        assert_eq!(
+            keyword_argument("debug: thinking... move KKLL\r", "move"),
+            Some("KKLL")
+        );
+        // "remove " holds "move ": the platform would take the word after it.
+        assert_eq!(keyword_argument("I remove this", "move"), Some("this"));
+        assert_eq!(keyword_argument("movement", "move"), None);
+        assert_eq!(keyword_argument("name  ", "name"), Some(""));
+        assert_eq!(keyword_argument("name Stone Brain", "name"), Some("Stone"));
+    }
+}
