@@ -23,6 +23,8 @@ use crate::search::clock::Limits;
 use alphabeta::{Searcher, Table, Turn, WIN, WIN_BOUND};
 use board::Board;
 use budget::Budget;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 use threats::ThreatCache;
 
@@ -39,6 +41,10 @@ pub struct Connect6Config {
     pub max_depth: u8,
     /// Transposition table size, as a power of two of entries (24 bytes each).
     pub table_bits: u32,
+    /// In the first `variety_plies` stones of a game, play any turn scored within `variety` of
+    /// the best, chosen by the seed (0 turns it off).
+    pub variety: i32,
+    pub variety_plies: usize,
 }
 
 impl Default for Connect6Config {
@@ -50,6 +56,8 @@ impl Default for Connect6Config {
             vcdt_share: 0.3,
             max_depth: 12,
             table_bits: 18,
+            variety: 15,
+            variety_plies: 12,
         }
     }
 }
@@ -62,6 +70,8 @@ pub struct Connect6Engine {
     config: Connect6Config,
     table: Table,
     threat_cache: ThreatCache,
+    /// Variety in the opening; seeded once, so successive games differ.
+    rng: SmallRng,
     /// The second stone of the turn decided on the first, valid in the position whose hash is
     /// kept with it.
     planned: Option<(u64, Stone)>,
@@ -80,6 +90,7 @@ impl Connect6Engine {
         Connect6Engine {
             table: Table::new(config.table_bits),
             threat_cache: ThreatCache::default(),
+            rng: SmallRng::seed_from_u64(config.seed),
             config,
             planned: None,
         }
@@ -206,6 +217,12 @@ impl Connect6Engine {
             depth: 0,
         };
         let width = self.config.width;
+        let variety = if board.pos.ply() < self.config.variety_plies {
+            self.config.variety
+        } else {
+            0
+        };
+        let mut last_scores: Vec<i32> = Vec::new();
         for depth in 1..=self.config.max_depth {
             let mut searcher = Searcher {
                 board,
@@ -217,7 +234,8 @@ impl Connect6Engine {
             let mut scores: Vec<(i32, usize)> = Vec::new();
             let mut complete = true;
             for (i, m) in moves.iter().enumerate() {
-                let v = searcher.try_turn(m, depth, alpha, WIN, 1);
+                // With variety on, turns close to the best get exact scores, not just bounds.
+                let v = searcher.try_turn(m, depth, alpha - variety, WIN, 1);
                 if searcher.budget.stopped() {
                     complete = false;
                     break;
@@ -242,6 +260,7 @@ impl Connect6Engine {
             // Best first for the next iteration; ties keep the earlier order.
             scores.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             moves = scores.iter().map(|&(_, i)| moves[i].clone()).collect();
+            last_scores = scores.iter().map(|&(v, _)| v).collect();
             best = Choice {
                 turn: moves[0].clone(),
                 value: Some(scores[0].0),
@@ -259,6 +278,18 @@ impl Connect6Engine {
                     break;
                 }
             }
+        }
+        if variety > 0 && best.value.is_some_and(|v| v.abs() < WIN_BOUND) && !last_scores.is_empty()
+        {
+            // Early in the game, any turn within `variety` of the best: games between the same
+            // programs then differ, and an opponent cannot replay a won game against us.
+            let close = last_scores
+                .iter()
+                .take_while(|&&v| v >= last_scores[0] - variety)
+                .count();
+            let pick = self.rng.gen_range(0..close);
+            best.turn = moves[pick].clone();
+            best.value = Some(last_scores[pick]);
         }
         (best, moves)
     }
