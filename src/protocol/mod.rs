@@ -4,6 +4,7 @@
 
 pub mod botzone;
 pub mod detect;
+pub mod sau;
 pub mod session;
 
 use crate::engine::Decision;
