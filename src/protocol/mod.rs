@@ -3,6 +3,7 @@
 //! and an engine: read a line, update the position, think until the deadline, write.
 
 pub mod botzone;
+pub mod cli;
 pub mod detect;
 pub mod sau;
 pub mod session;
