@@ -98,7 +98,8 @@ fn read_answer(mode: Mode, lines: &[String]) -> Result<([i64; 4], String), Strin
     }
 }
 
-/// Plays the answer on the referee's board: exactly the stones the turn allows, all legal.
+/// Plays the answer on the referee's board: exactly the stones the turn allows, all legal. A turn
+/// whose first stone wins may carry a second stone on an empty point (not played).
 fn play_answer(pos: &mut Connect6, q: [i64; 4]) -> Result<Vec<Stone>, String> {
     let before = pos.clone();
     let me = pos.side_to_move();
@@ -110,10 +111,18 @@ fn play_answer(pos: &mut Connect6, q: [i64; 4]) -> Result<Vec<Stone>, String> {
         if !(0..15).contains(&x) || !(0..15).contains(&y) {
             return Err(format!("off-board stone in {q:?}"));
         }
+        let s = pos.point(x as usize, y as usize);
+        if pos.outcome().is_some() && stones.len() == 1 {
+            // The first stone won; the second is only there for the judge, and must be a
+            // legal point all the same.
+            if pos.color_at(s).is_some() {
+                return Err(format!("the extra stone of {q:?} is on a stone\n{before}"));
+            }
+            continue;
+        }
         if pos.outcome().is_some() || pos.side_to_move() != me {
             return Err(format!("too many stones in {q:?}\n{before}"));
         }
-        let s = pos.point(x as usize, y as usize);
         pos.try_play(s)
             .map_err(|e| format!("illegal stone in {q:?}: {e}\n{before}"))?;
         stones.push(s);
@@ -329,4 +338,44 @@ fn keep_running_survives_garbage() {
     let answer = bot.send(&(json_turn(&pos, &turn) + "\n"));
     let (q, _) = read_answer(Mode::Json, &answer).unwrap();
     play_answer(&mut pos, q).unwrap();
+}
+
+/// A turn that wins with its first stone still carries a second stone, on an empty point: the
+/// judge's reading of `x1 = y1 = -1` after the opening is unknown, a legal stone is safe.
+#[test]
+fn a_winning_turn_is_sent_with_two_legal_stones() {
+    // Black (the bot) has five in a row on the top line; White's stones are scattered.
+    let black: [&[(usize, usize)]; 3] = [&[(0, 0)], &[(1, 0), (2, 0)], &[(3, 0), (4, 0)]];
+    let white: [&[(usize, usize)]; 3] = [
+        &[(10, 10), (12, 12)],
+        &[(10, 12), (12, 10)],
+        &[(14, 7), (7, 14)],
+    ];
+    let mut pos = board();
+    let mut requests = vec![Vec::new()];
+    let mut responses = Vec::new();
+    for (b, w) in black.iter().zip(white) {
+        let b: Vec<Stone> = b.iter().map(|&(x, y)| pos.point(x, y)).collect();
+        let w: Vec<Stone> = w.iter().map(|&(x, y)| pos.point(x, y)).collect();
+        for &s in b.iter().chain(&w) {
+            pos.try_play(s).unwrap();
+        }
+        responses.push(b);
+        requests.push(w);
+    }
+    for mode in [Mode::Json, Mode::Simple] {
+        let mut args = FAST.to_vec();
+        if mode.simple() {
+            args.extend(["--protocol", "botzone-simple"]);
+        }
+        let input = full_history(mode, &pos, &requests, &responses);
+        let (out, err, code) = run_once(&args, &input);
+        assert_eq!(code, Some(0), "{err}");
+        let lines: Vec<String> = out.lines().map(str::to_string).collect();
+        let (q, _) = read_answer(mode, &lines).unwrap();
+        let mut after = pos.clone();
+        play_answer(&mut after, q).unwrap();
+        assert_eq!(after.outcome(), Some(Outcome::Win(Color::Black)), "{q:?}");
+        assert!(q.iter().all(|&v| v >= 0), "two stones expected: {q:?}");
+    }
 }
