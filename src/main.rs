@@ -43,7 +43,16 @@ fn main() -> ExitCode {
     let process_start = Instant::now();
     // With no arguments at all (the SAU platform starts engines that way), flags may come from
     // `stonebrain.args` next to the executable.
-    let cli = Cli::parse_from(command_line());
+    let (args, args_file) = command_line();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            if let Some(file) = args_file {
+                eprintln!("stonebrain: in the flags read from {}:", file.display());
+            }
+            e.exit()
+        }
+    };
     match cli.command {
         None => serve_platform(&cli.serve, process_start),
         Some(Command::Bench {

@@ -91,8 +91,9 @@ pub struct ServeArgs {
     /// SAU: side of the board.
     #[arg(long, default_value_t = 19, value_parser = parse_board_size)]
     pub board_size: usize,
-    /// Append diagnostics (bad input, time used, panics) to this file. On SAU nothing but
-    /// protocol lines is ever written to the pipes, so without it diagnostics are dropped.
+    /// Append diagnostics (bad input, time used, panics) to this file instead of standard error.
+    /// On SAU nothing but protocol lines is ever written to the pipes, so without it they are
+    /// dropped.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
 }
@@ -113,27 +114,26 @@ fn parse_board_size(s: &str) -> Result<usize, String> {
 
 /// The command line to parse: the real one, or, when the program was started with no arguments
 /// at all (the SAU platform starts engines that way), the flags in `<program>.args` next to the
-/// executable, if that file exists. Each line of the file is one flag, optionally followed by its
-/// value (the rest of the line, so paths may hold spaces); blank lines and lines starting with
-/// `#` are skipped.
-pub fn command_line() -> Vec<OsString> {
+/// executable, if that file exists; then the file is returned too, for error messages. Each line
+/// of the file is one flag, optionally followed by its value (the rest of the line, so paths may
+/// hold spaces); blank lines and lines starting with `#` are skipped.
+pub fn command_line() -> (Vec<OsString>, Option<PathBuf>) {
     let args: Vec<OsString> = std::env::args_os().collect();
     if args.len() > 1 {
-        return args;
+        return (args, None);
     }
     let program = args
         .first()
         .cloned()
         .unwrap_or_else(|| OsString::from("stonebrain"));
-    let Some(file) = args_file() else {
-        return vec![program];
-    };
-    let Ok(text) = std::fs::read_to_string(&file) else {
-        return vec![program];
+    let Some((file, text)) =
+        args_file().and_then(|f| Some((f.clone(), std::fs::read_to_string(f).ok()?)))
+    else {
+        return (vec![program], None);
     };
     let mut line = vec![program];
     line.extend(flags_from_file(&text).into_iter().map(OsString::from));
-    line
+    (line, Some(file))
 }
 
 /// `<directory of the executable>/<its name without extension>.args`, if it exists.
