@@ -677,4 +677,138 @@ mod tests {
         let Event::Go(b) = e[1] else { panic!("{e:?}") };
         assert_eq!(b.limit, Duration::from_millis(50));
     }
+
+    /// An engine that thinks until told to stop, then plays the first free point.
+    struct Slow;
+
+    impl crate::engine::Engine<Connect6> for Slow {
+        fn new_game(&mut self) {}
+
+        fn observe(&mut self, _pos: &Connect6, _m: Stone) {}
+
+        fn think(
+            &mut self,
+            pos: &Connect6,
+            limits: crate::search::clock::Limits,
+        ) -> Decision<Stone> {
+            let mut n = 0;
+            while !limits.done(n, Instant::now()) {
+                n += 1;
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Decision {
+                mv: pos.legal_moves().first().copied(),
+                win_rate: None,
+                work: n,
+                work_unit: "nodes",
+                elapsed: Duration::ZERO,
+            }
+        }
+    }
+
+    /// Input fed by the test, chunk by chunk, as a pipe would bring it.
+    struct Feed {
+        chunks: std::sync::mpsc::Receiver<Vec<u8>>,
+        pending: Vec<u8>,
+    }
+
+    impl std::io::Read for Feed {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.pending.is_empty() {
+                match self.chunks.recv() {
+                    Ok(chunk) => self.pending = chunk,
+                    Err(_) => return Ok(0),
+                }
+            }
+            let n = buf.len().min(self.pending.len());
+            buf[..n].copy_from_slice(&self.pending[..n]);
+            self.pending.drain(..n);
+            Ok(n)
+        }
+    }
+
+    /// Output the test can look at while the serve loop runs.
+    #[derive(Clone, Default)]
+    struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Shared {
+        fn text(&self) -> String {
+            String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+        }
+
+        /// Waits (generously) until the output holds `n` lines.
+        fn wait_lines(&self, n: usize) -> String {
+            let start = Instant::now();
+            while self.text().lines().count() < n {
+                assert!(
+                    start.elapsed() < Duration::from_secs(60),
+                    "{:?}",
+                    self.text()
+                );
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            self.text()
+        }
+    }
+
+    /// `end`, `new` and `quit` arriving in their own writes while a long search runs (here, an
+    /// engine that would think for a minute) stop it, and nothing is written for it.
+    #[test]
+    fn a_running_search_is_abandoned_when_end_new_or_quit_arrives() {
+        let (feed, chunks) = std::sync::mpsc::channel::<Vec<u8>>();
+        let mut reader = super::super::LineReader::new(Feed {
+            chunks,
+            pending: Vec::new(),
+        });
+        reader.set_nul_ends_line(true);
+        let out = Shared::default();
+        let mut served = out.clone();
+        let server = std::thread::spawn(move || {
+            let mut protocol = Sau::new(SauConfig {
+                turn_limit: Some(Duration::from_secs(60)),
+                ..SauConfig::default()
+            });
+            let mut session =
+                super::super::session::Session::new(protocol.start_position(), Box::new(Slow));
+            let mut lines = super::super::ThreadedLines::spawn(reader, protocol.interrupts());
+            super::super::serve(
+                &mut protocol,
+                &mut session,
+                None,
+                &mut lines,
+                &mut served,
+                &mut std::io::sink(),
+            )
+        });
+        let send = |text: &str| {
+            feed.send(text.as_bytes().to_vec()).unwrap();
+            // Let the search start before the next write.
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        send("new white\n");
+        send("move JJ@@\n");
+        send("end\n");
+        send("name?\n");
+        assert_eq!(out.wait_lines(1), "name stonebrain\n");
+        send("new white\n");
+        send("move JJ@@\n");
+        send("new white\n");
+        send("name?\n");
+        assert_eq!(out.wait_lines(2), "name stonebrain\nname stonebrain\n");
+        send("move JJ@@\n");
+        send("quit\n");
+        server.join().unwrap().unwrap();
+        assert_eq!(out.text(), "name stonebrain\nname stonebrain\n");
+    }
 }
