@@ -30,6 +30,35 @@ pub trait BotzoneMove: Game {
     /// One line of the simple interaction.
     fn turn_from_simple(s: &str) -> Result<Vec<Self::Move>, String>;
     fn turn_to_simple(turn: &[Self::Move]) -> String;
+    /// The stones to send for our `turn`; `seen` holds every stone named in the game so far
+    /// (history, requests and our answers: a superset of Botzone's board). Usually `turn` itself.
+    fn turn_to_send(turn: &[Self::Move], _seen: &[Self::Move]) -> Vec<Self::Move> {
+        turn.to_vec()
+    }
+}
+
+/// Every stone named in the current game: see `BotzoneMove::turn_to_send`.
+struct Seen<M>(Vec<M>);
+
+impl<M: Copy + PartialEq> Seen<M> {
+    /// Follows the events of one input: a new game forgets, every play is kept.
+    fn track(&mut self, events: &[Event<M>]) {
+        for e in events {
+            match e {
+                Event::NewGame => self.0.clear(),
+                Event::Play(m) if !self.0.contains(m) => self.0.push(*m),
+                _ => {}
+            }
+        }
+    }
+
+    fn add(&mut self, turn: &[M]) {
+        for m in turn {
+            if !self.0.contains(m) {
+                self.0.push(*m);
+            }
+        }
+    }
 }
 
 /// Botzone sometimes stores a response as a JSON string holding the object; the judge accepts
@@ -191,6 +220,22 @@ impl BotzoneMove for Connect6 {
         let (x1, y1) = turn.get(1).map_or((-1, -1), |&p| connect6_xy(p));
         format!("{x0} {y0} {x1} {y1}")
     }
+
+    /// A turn of one stone after the opening ends the game (the stone wins, or fills the board).
+    /// Botzone's ConnectSix judge is not public, and whether it accepts `x1 = y1 = -1` there is
+    /// unknown; a second stone on a point no input or answer has named is legal however the
+    /// judge reads the turn, so one goes with it. Only a full board leaves the second out.
+    fn turn_to_send(turn: &[connect6::Stone], seen: &[connect6::Stone]) -> Vec<connect6::Stone> {
+        let mut send = turn.to_vec();
+        if let ([only], false) = (turn, seen.is_empty()) {
+            let points =
+                (Connect6Rules::BOTZONE.size * Connect6Rules::BOTZONE.size) as connect6::Stone;
+            if let Some(free) = (0..points).find(|p| p != only && !seen.contains(p)) {
+                send.push(free);
+            }
+        }
+        send
+    }
 }
 
 /// Settings shared by the Botzone modes.
@@ -308,6 +353,7 @@ pub struct BotzoneJson<G: BotzoneMove> {
     platform_limit: Option<Duration>,
     answered: usize,
     in_game: bool,
+    seen: Seen<G::Move>,
     _game: PhantomData<G>,
 }
 
@@ -318,6 +364,7 @@ impl<G: BotzoneMove> BotzoneJson<G> {
             platform_limit: None,
             answered: 0,
             in_game: false,
+            seen: Seen(Vec::new()),
             _game: PhantomData,
         }
     }
@@ -396,8 +443,8 @@ fn debug_text<M>(
     clip(parts.join("; "), DEBUG_LIMIT)
 }
 
-impl<G: BotzoneMove> Protocol<G::Move> for BotzoneJson<G> {
-    fn parse(&mut self, line: &Line) -> Result<Vec<Event<G::Move>>, String> {
+impl<G: BotzoneMove> BotzoneJson<G> {
+    fn parse_line(&mut self, line: &Line) -> Result<Vec<Event<G::Move>>, String> {
         let input: Value =
             serde_json::from_str(&line.text).map_err(|e| format!("malformed JSON input: {e}"))?;
         if !input.is_object() {
@@ -425,6 +472,14 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneJson<G> {
             Ok(events)
         }
     }
+}
+
+impl<G: BotzoneMove> Protocol<G::Move> for BotzoneJson<G> {
+    fn parse(&mut self, line: &Line) -> Result<Vec<Event<G::Move>>, String> {
+        let events = self.parse_line(line)?;
+        self.seen.track(&events);
+        Ok(events)
+    }
 
     fn write_answer(
         &mut self,
@@ -433,8 +488,10 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneJson<G> {
         decision: &Decision<G::Move>,
         warnings: &[String],
     ) -> std::io::Result<()> {
+        let turn = G::turn_to_send(turn, &self.seen.0);
+        self.seen.add(&turn);
         let answer = json!({
-            "response": G::turn_to_json(turn),
+            "response": G::turn_to_json(&turn),
             "debug": debug_text(Some(decision), warnings, None),
         });
         writeln!(out, "{answer}")?;
@@ -469,6 +526,7 @@ pub struct BotzoneSimple<G: BotzoneMove> {
     lines: Vec<String>,
     answered: usize,
     in_game: bool,
+    seen: Seen<G::Move>,
     _game: PhantomData<G>,
 }
 
@@ -480,6 +538,7 @@ impl<G: BotzoneMove> BotzoneSimple<G> {
             lines: Vec::new(),
             answered: 0,
             in_game: false,
+            seen: Seen(Vec::new()),
             _game: PhantomData,
         }
     }
@@ -487,10 +546,8 @@ impl<G: BotzoneMove> BotzoneSimple<G> {
     fn budget(&self, line: &Line, first_turn: bool) -> TurnBudget {
         self.config.budget(self.answered, line, None, first_turn)
     }
-}
 
-impl<G: BotzoneMove> Protocol<G::Move> for BotzoneSimple<G> {
-    fn parse(&mut self, line: &Line) -> Result<Vec<Event<G::Move>>, String> {
+    fn parse_line(&mut self, line: &Line) -> Result<Vec<Event<G::Move>>, String> {
         if self.expected == 0 {
             if self.in_game && self.config.keep_running {
                 // Keep-running: a single request line per turn.
@@ -544,6 +601,14 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneSimple<G> {
         self.in_game = true;
         Ok(events)
     }
+}
+
+impl<G: BotzoneMove> Protocol<G::Move> for BotzoneSimple<G> {
+    fn parse(&mut self, line: &Line) -> Result<Vec<Event<G::Move>>, String> {
+        let events = self.parse_line(line)?;
+        self.seen.track(&events);
+        Ok(events)
+    }
 
     fn write_answer(
         &mut self,
@@ -552,7 +617,9 @@ impl<G: BotzoneMove> Protocol<G::Move> for BotzoneSimple<G> {
         decision: &Decision<G::Move>,
         warnings: &[String],
     ) -> std::io::Result<()> {
-        writeln!(out, "{}", G::turn_to_simple(turn))?;
+        let turn = G::turn_to_send(turn, &self.seen.0);
+        self.seen.add(&turn);
+        writeln!(out, "{}", G::turn_to_simple(&turn))?;
         writeln!(out, "{}", debug_text(Some(decision), warnings, None))?;
         finish_answer(&self.config, &mut self.answered, out)
     }
@@ -680,6 +747,32 @@ mod tests {
         assert!(Connect6::turn_from_json(&json!({"x0": 1, "y0": 1})).is_err());
         assert!(Connect6::turn_from_simple("1 2").is_err());
         assert!(Connect6::turn_from_simple("1 2 3 x").is_err());
+    }
+
+    #[test]
+    fn a_winning_single_stone_goes_with_a_second_stone_on_a_free_point() {
+        // The opening stays one stone.
+        assert_eq!(Connect6::turn_to_send(&[112], &[]), vec![112]);
+        // Later, a lone (winning) stone gets a second one, never on a stone named before.
+        let seen: Vec<connect6::Stone> = vec![0, 1, 2, 112];
+        assert_eq!(Connect6::turn_to_send(&[3], &seen), vec![3, 4]);
+        assert_eq!(Connect6::turn_to_send(&[4], &seen), vec![4, 3]);
+        // Two stones, or NoGo's single stone, are sent as they are.
+        assert_eq!(Connect6::turn_to_send(&[5, 6], &seen), vec![5, 6]);
+        assert_eq!(Nogo::turn_to_send(&[7], &[1, 2]), vec![7]);
+        // A full board leaves nothing to add.
+        let full: Vec<connect6::Stone> = (0..225).filter(|&p| p != 9).collect();
+        assert_eq!(Connect6::turn_to_send(&[9], &full), vec![9]);
+    }
+
+    #[test]
+    fn seen_stones_follow_the_game() {
+        let mut seen = Seen(Vec::new());
+        seen.track(&[Event::NewGame, Event::Play(3u8), Event::Play(4)]);
+        seen.add(&[5, 3]);
+        assert_eq!(seen.0, vec![3, 4, 5]);
+        seen.track(&[Event::NewGame, Event::Play(9)]);
+        assert_eq!(seen.0, vec![9]);
     }
 
     #[test]

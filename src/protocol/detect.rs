@@ -52,14 +52,10 @@ pub fn detect(first_line: &str) -> Option<ProtocolKind> {
         return Some(ProtocolKind::BotzoneSimple);
     }
     let word = line.split_whitespace().next().unwrap_or("");
-    match word {
-        "name?" | "new" => Some(ProtocolKind::Sau),
-        _ => match word.to_ascii_uppercase().as_str() {
-            "START" | "INFO" | "ABOUT" | "BEGIN" | "BOARD" | "RECTSTART" => {
-                Some(ProtocolKind::Gomocup)
-            }
-            _ => None,
-        },
+    match word.to_ascii_uppercase().as_str() {
+        "NAME?" | "NEW" => Some(ProtocolKind::Sau),
+        "START" | "INFO" | "ABOUT" | "BEGIN" | "BOARD" | "RECTSTART" => Some(ProtocolKind::Gomocup),
+        _ => None,
     }
 }
 
@@ -110,6 +106,9 @@ mod tests {
         assert_eq!(detect(" 12 "), Some(ProtocolKind::BotzoneSimple));
         assert_eq!(detect("name?"), Some(ProtocolKind::Sau));
         assert_eq!(detect("new black"), Some(ProtocolKind::Sau));
+        assert_eq!(detect("NAME?"), Some(ProtocolKind::Sau));
+        // Old platforms put a NUL byte after each command; the reader makes it a space.
+        assert_eq!(detect("name?  new white"), Some(ProtocolKind::Sau));
         for w in [
             "START 15",
             "INFO timeout_turn 1000",

@@ -3,14 +3,16 @@
 //! and an engine: read a line, update the position, think until the deadline, write.
 
 pub mod botzone;
+pub mod cli;
 pub mod detect;
+pub mod sau;
 pub mod session;
 
 use crate::engine::Decision;
 use crate::game::IllegalMove;
 use crate::search::clock::TurnBudget;
 use session::Session;
-use std::io::{BufRead, Write};
+use std::io::{Read, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -31,14 +33,19 @@ pub enum Event<M> {
     NewGame,
     /// A move (by either side) to put on the board.
     Play(M),
-    /// Something wrong with the input that did not stop us: reported on stderr and, where the
-    /// platform has one, in its debug channel.
+    /// The side to move stops its turn early: a Connect6 turn of one stone where two were due,
+    /// which the SAU platform accepts.
+    EndTurn,
+    /// Something wrong with the input that did not stop us: reported on the diagnostics stream
+    /// (stderr, or the log file) at once and, where the platform has one, in its debug channel.
     Warning(String),
     /// It is our turn: answer within the budget.
     Go(TurnBudget),
     /// The platform refused our last turn (SAU's `error`): take it back and answer again,
     /// with something else if we can.
     Retry(TurnBudget),
+    /// A line for the platform that is not a move (SAU's `name stonebrain`): written as it is.
+    Reply(String),
     /// Leave.
     Quit,
 }
@@ -49,7 +56,8 @@ pub trait Protocol<M> {
     /// problem with the input that loses this message; the serve loop reports it and goes on.
     fn parse(&mut self, line: &Line) -> Result<Vec<Event<M>>, String>;
     /// Writes our answer: the stones of our whole turn (one for NoGo; one or two for Connect6;
-    /// none when there is no legal move), and the platform's debug text if it has any.
+    /// none when there is no legal move or the game is over), and the platform's debug text if it
+    /// has any. A platform with no way to say "no move" (SAU) writes nothing for an empty turn.
     /// `decision` describes the search behind the turn.
     fn write_answer(
         &mut self,
@@ -90,40 +98,96 @@ pub trait LineSource {
     }
 }
 
-/// Reads lines, stamps them, and yields only non-empty ones.
-pub struct LineReader<R: BufRead> {
+/// Reads lines, stamps them, and yields only non-empty ones. A line ends at `\n`; once
+/// `set_nul_ends_line` is on, also at a NUL byte (the SAU platform sends one after every command,
+/// and a move typed by a human player on the platform comes with a NUL but no newline).
+pub struct LineReader<R: Read> {
     input: R,
-    buffer: Vec<u8>,
+    /// Bytes read but not yet handed out as lines.
+    pending: Vec<u8>,
+    /// When the bytes in `pending` arrived: every complete line waiting there came with the
+    /// latest read, since nothing is read while a complete line waits.
+    read_at: Instant,
+    nul_ends_line: bool,
+    at_end: bool,
 }
 
-impl<R: BufRead> LineReader<R> {
+impl<R: Read> LineReader<R> {
     pub fn new(input: R) -> LineReader<R> {
         LineReader {
             input,
-            buffer: Vec::new(),
+            pending: Vec::new(),
+            read_at: Instant::now(),
+            nul_ends_line: false,
+            at_end: false,
         }
     }
 
-    /// The next non-empty line, or `None` at end of input (or on a read error).
+    /// Whether a NUL byte ends a line, as a newline does.
+    pub fn set_nul_ends_line(&mut self, on: bool) {
+        self.nul_ends_line = on;
+    }
+
+    /// Takes the first complete line out of `pending`, if there is one.
+    fn take_raw_line(&mut self) -> Option<Vec<u8>> {
+        let nul = self.nul_ends_line;
+        let end = self
+            .pending
+            .iter()
+            .position(|&b| b == b'\n' || (nul && b == 0))?;
+        let rest = self.pending.split_off(end + 1);
+        Some(std::mem::replace(&mut self.pending, rest))
+    }
+
+    fn stamp(&self, raw: &[u8]) -> Option<Line> {
+        // Invalid UTF-8 is replaced rather than refused: the parser reports it.
+        let text = clean_line(&String::from_utf8_lossy(raw));
+        (!text.is_empty()).then_some(Line {
+            text,
+            arrived: self.read_at,
+        })
+    }
+
+    /// The next non-empty line among those already read, without waiting for more input.
+    pub fn next_buffered_line(&mut self) -> Option<Line> {
+        while let Some(raw) = self.take_raw_line() {
+            if let Some(line) = self.stamp(&raw) {
+                return Some(line);
+            }
+        }
+        None
+    }
+
+    /// The next non-empty line, or `None` at end of input (or on a read error). A last line
+    /// without its newline still counts.
     pub fn next_line(&mut self) -> Option<Line> {
+        let mut chunk = [0u8; 4096];
         loop {
-            self.buffer.clear();
-            match self.input.read_until(b'\n', &mut self.buffer) {
-                Ok(0) | Err(_) => return None,
-                Ok(_) => {
-                    let arrived = Instant::now();
-                    // Invalid UTF-8 is replaced rather than refused: the parser reports it.
-                    let text = clean_line(&String::from_utf8_lossy(&self.buffer));
-                    if !text.is_empty() {
-                        return Some(Line { text, arrived });
-                    }
+            if let Some(line) = self.next_buffered_line() {
+                return Some(line);
+            }
+            if self.at_end {
+                let rest = std::mem::take(&mut self.pending);
+                return if rest.is_empty() {
+                    None
+                } else {
+                    self.stamp(&rest)
+                };
+            }
+            match self.input.read(&mut chunk) {
+                Ok(0) => self.at_end = true,
+                Ok(n) => {
+                    self.read_at = Instant::now();
+                    self.pending.extend_from_slice(&chunk[..n]);
                 }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => self.at_end = true,
             }
         }
     }
 }
 
-impl<R: BufRead> LineSource for LineReader<R> {
+impl<R: Read> LineSource for LineReader<R> {
     fn next_line(&mut self) -> Option<Line> {
         LineReader::next_line(self)
     }
@@ -131,8 +195,10 @@ impl<R: BufRead> LineSource for LineReader<R> {
 
 /// Input read on its own thread, so that a line arriving while we think (SAU's `end`) is seen at
 /// once: lines the `cancels` test picks are counted in `interrupt` when read and uncounted when
-/// the serve loop takes them, and a search stops while the count is non-zero. Lines are stamped
-/// on the reading thread, so budgets still count from the real arrival.
+/// the serve loop takes them, and a search stops while the count is non-zero. Lines that arrive
+/// together (the SAU platform sends the loser `move ...` and `end` in one write) are all counted
+/// before the first is handed over, so such a move is never answered. Lines are stamped on the
+/// reading thread, so budgets still count from the real arrival.
 pub struct ThreadedLines {
     lines: mpsc::Receiver<Line>,
     cancels: fn(&str) -> bool,
@@ -140,7 +206,7 @@ pub struct ThreadedLines {
 }
 
 impl ThreadedLines {
-    pub fn spawn<R: BufRead + Send + 'static>(
+    pub fn spawn<R: Read + Send + 'static>(
         mut reader: LineReader<R>,
         cancels: fn(&str) -> bool,
     ) -> ThreadedLines {
@@ -148,12 +214,20 @@ impl ThreadedLines {
         let interrupt: &'static AtomicUsize = Box::leak(Box::new(AtomicUsize::new(0)));
         let (send, lines) = mpsc::channel();
         std::thread::spawn(move || {
-            while let Some(line) = reader.next_line() {
-                if cancels(&line.text) {
-                    interrupt.fetch_add(1, Ordering::SeqCst);
+            while let Some(first) = reader.next_line() {
+                let mut batch = vec![first];
+                while let Some(line) = reader.next_buffered_line() {
+                    batch.push(line);
                 }
-                if send.send(line).is_err() {
-                    break;
+                for line in &batch {
+                    if cancels(&line.text) {
+                        interrupt.fetch_add(1, Ordering::SeqCst);
+                    }
+                }
+                for line in batch {
+                    if send.send(line).is_err() {
+                        return;
+                    }
                 }
             }
         });
@@ -177,6 +251,14 @@ impl LineSource for ThreadedLines {
     fn interrupt(&self) -> Option<&'static AtomicUsize> {
         Some(self.interrupt)
     }
+}
+
+/// Reports a problem with the input on the diagnostics stream at once, and keeps it for the
+/// platform's debug channel with the next answer.
+fn note<E: Write>(err: &mut E, warnings: &mut Vec<String>, w: String) -> std::io::Result<()> {
+    writeln!(err, "stonebrain: {w}")?;
+    warnings.push(w);
+    Ok(())
 }
 
 /// Serves one protocol until input ends, `Quit`, or a one-turn protocol has answered.
@@ -232,18 +314,25 @@ where
                             IllegalMove::Forbidden(_) => "kept as given",
                             _ => "skipped",
                         };
-                        warnings.push(format!(
+                        let w = format!(
                             "ply {ply}: {} is illegal ({why}); {fate}",
                             protocol.name_move(m)
-                        ));
+                        );
+                        note(err, &mut warnings, w)?;
                     }
                 }
-                Event::Warning(w) => warnings.push(w),
+                Event::EndTurn => {
+                    if let Err(why) = session.end_turn() {
+                        note(err, &mut warnings, why)?;
+                    }
+                }
+                Event::Warning(w) => note(err, &mut warnings, w)?,
+                Event::Reply(text) => {
+                    writeln!(out, "{text}")?;
+                    out.flush()?;
+                }
                 Event::Go(budget) | Event::Retry(budget) => {
                     let retry = matches!(event, Event::Retry(_));
-                    for w in &warnings {
-                        writeln!(err, "stonebrain: {w}")?;
-                    }
                     let refused = if retry {
                         session.retract_turn()
                     } else {

@@ -5,6 +5,8 @@ use crate::engine::random::RandomPlayer;
 use crate::engine::{Decision, Engine};
 use crate::game::{Game, IllegalMove};
 use crate::search::clock::{Limits, TurnBudget};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 
@@ -17,6 +19,9 @@ pub struct Session<G: Game> {
     /// The position before our last turn and the stones we played in it, so that a turn the
     /// platform refused or cancelled can be taken back.
     last_turn: Option<(G, Vec<G::Move>)>,
+    /// How the side to move gives up the rest of its turn, for games whose turns hold several
+    /// stones (Connect6: the SAU platform accepts a turn of one stone). `None`: not possible.
+    pub end_turn_early: Option<fn(&mut G)>,
 }
 
 impl<G: Game> Session<G> {
@@ -27,6 +32,7 @@ impl<G: Game> Session<G> {
             engine,
             max_iterations: None,
             last_turn: None,
+            end_turn_early: None,
         }
     }
 
@@ -56,6 +62,21 @@ impl<G: Game> Session<G> {
         }
     }
 
+    /// The side to move stops its turn here (the opponent placed one stone where two were due).
+    /// The engine starts afresh from the new position.
+    pub fn end_turn(&mut self) -> Result<(), String> {
+        let cut = self
+            .end_turn_early
+            .ok_or_else(|| "this game has no turns to cut short; ignored".to_string())?;
+        if self.pos.outcome().is_some() {
+            return Err("the turn cannot end early: the game is over".to_string());
+        }
+        cut(&mut self.pos);
+        self.engine.new_game();
+        self.last_turn = None;
+        Ok(())
+    }
+
     /// One decision: the next stone for the side to move.
     pub fn think(&mut self, budget: TurnBudget) -> Decision<G::Move> {
         let limits = Limits::until(budget.stop_at()).with_iterations(self.max_iterations);
@@ -78,8 +99,8 @@ impl<G: Game> Session<G> {
 
     /// Our whole turn: stones for the side to move until the turn passes to the opponent or the
     /// game ends (one stone in NoGo, one or two in Connect6), all played on the position. The
-    /// returned decision describes the search (work and time summed over the stones). A turn
-    /// equal to `avoid` (one the platform refused) is replaced by random legal stones.
+    /// returned decision describes the search (work and time summed over the stones). Stones of
+    /// `avoid` (a turn the platform refused) are replaced by random legal stones outside it.
     /// Nothing is played once the game is over.
     pub fn think_turn(
         &mut self,
@@ -102,6 +123,7 @@ impl<G: Game> Session<G> {
             elapsed: Duration::ZERO,
         };
         let mut random = RandomPlayer::new(self.pos.hash() ^ 0x5eed);
+        let mut others = SmallRng::seed_from_u64(self.pos.hash() ^ 0xa501d);
         while self.pos.outcome().is_none() && self.pos.side_to_move() == side {
             let d = self.decide(limits);
             if turn.is_empty() {
@@ -110,9 +132,17 @@ impl<G: Game> Session<G> {
             }
             summary.work += d.work;
             let mut choice = d.mv;
-            if !avoid.is_empty() && choice == avoid.get(turn.len()).copied() {
-                // Repeating a refused stone would be refused again.
-                choice = random.pick(&self.pos).or(choice);
+            if choice.is_some_and(|m| avoid.contains(&m)) {
+                // A stone of the refused turn could be refused again: another legal one instead.
+                let fresh: Vec<G::Move> = self
+                    .pos
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| !avoid.contains(m))
+                    .collect();
+                if !fresh.is_empty() {
+                    choice = Some(fresh[others.gen_range(0..fresh.len())]);
+                }
             }
             let Some(m) = choice else { break };
             if self.apply(m).is_err() {
