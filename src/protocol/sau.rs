@@ -139,9 +139,11 @@ impl Sau {
 
     fn budget(&self, game: &Running, arrived: Instant) -> TurnBudget {
         match self.config.turn_limit {
+            // A fixed turn limit still answers to the game clock: never more than a quarter
+            // of what is left, so a long game cannot be lost on time.
             Some(limit) => TurnBudget {
                 started: arrived,
-                limit,
+                limit: limit.min(game.clock.remaining() / 4),
                 margin: self.config.margin,
             },
             None => game.clock.turn_budget(game.answered, arrived),

@@ -627,12 +627,14 @@ fn the_arena_command_plays_connect6() {
     );
 }
 
-/// Waits for the bot side of SAU (`stonebrain --protocol sau --game connect6`), which is being
-/// written in `src/protocol/sau.rs`; until it lands the binary refuses Connect6 over SAU.
+/// The real bot over SAU, one process for both games, under the class clock (its turns capped at
+/// 300 ms to keep the test short).
 #[test]
-#[ignore = "needs the bot side of SAU for Connect6 (src/protocol/sau.rs)"]
 fn the_real_bot_plays_connect6_over_sau() {
-    let cmd = format!("{} --protocol sau --game connect6 --seed 3", bin());
+    let cmd = format!(
+        "{} --protocol sau --game connect6 --seed 3 --time-ms 300",
+        bin()
+    );
     let mut bot = SauPlayer::new("stonebrain", &cmd);
     let mut random = builtin("random", 2);
     let tc = TimeControl {
@@ -655,10 +657,8 @@ fn the_real_bot_plays_connect6_over_sau() {
     }
 }
 
-/// Waits for the bot to serve ConnectSix on Botzone (`--protocol botzone --game connect6`),
-/// which the binary still reports as not available.
+/// The real bot on Botzone's ConnectSix, a fresh process a turn.
 #[test]
-#[ignore = "needs the bot to serve Botzone ConnectSix (src/main.rs)"]
 fn the_real_bot_plays_connectsix_on_botzone() {
     let cmd = format!(
         "{} --protocol botzone --game connect6 --seed 3 --time-ms 300",
