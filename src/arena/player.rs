@@ -229,32 +229,44 @@ impl ArenaGame for Connect6 {
         seed: u64,
         options: &[(String, f64)],
     ) -> Result<Box<dyn Engine<Connect6>>, String> {
-        let engine: Box<dyn Engine<Connect6>> = match family {
-            // The engine's settings are still growing: keep the defaults of fields to come.
-            #[allow(clippy::needless_update)]
-            "engine" => Box::new(Connect6Engine::new(Connect6Config {
-                seed,
-                ..Default::default()
-            })),
-            "greedy" => Box::new(Connect6Greedy::new(seed)),
+        match family {
+            "engine" => {
+                let mut config = Connect6Config {
+                    seed,
+                    ..Default::default()
+                };
+                for (key, value) in options {
+                    let v = *value;
+                    match key.as_str() {
+                        "wide" => config.width.wide = v as usize,
+                        "wide2" => config.width.wide2 = v as usize,
+                        "pairs" => config.width.pairs = v as usize,
+                        "leaf" => config.width.leaf_threats = v != 0.0,
+                        "vcdt" => config.vcdt_depth = v as u8,
+                        "safety" => config.safety_depth = v as u8,
+                        "share" => config.vcdt_share = v,
+                        "depth" => config.max_depth = v as u8,
+                        "variety" => config.variety = v as i32,
+                        _ => {
+                            return Err(format!(
+                                "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
+                                 vcdt, safety, share, depth, variety)"
+                            ))
+                        }
+                    }
+                }
+                Ok(Box::new(Connect6Engine::new(config)))
+            }
+            "greedy" if options.is_empty() => Ok(Box::new(Connect6Greedy::new(seed))),
+            "greedy" => Err("the greedy player takes no settings".to_string()),
             "mcts" => {
-                return Err(
-                    "Connect6 has no MCTS engine: use engine:<N>ms or engine:<N>n".to_string(),
-                )
+                Err("Connect6 has no MCTS engine: use engine:<N>ms or engine:<N>n".to_string())
             }
-            _ => {
-                return Err(format!(
-                    "Connect6 has no built-in player {family:?}: use {}",
-                    Self::BUILTIN_HELP
-                ))
-            }
-        };
-        if let Some((key, _)) = options.first() {
-            return Err(format!(
-                "unknown Connect6 {family} option {key:?} (it takes no settings yet)"
-            ));
+            _ => Err(format!(
+                "Connect6 has no built-in player {family:?}: use {}",
+                Self::BUILTIN_HELP
+            )),
         }
-        Ok(engine)
     }
 
     fn end_text(&self) -> String {

@@ -25,6 +25,8 @@ pub struct Width {
     pub wide2: usize,
     /// Pairs kept after ranking.
     pub pairs: usize,
+    /// Leaves where the side to move can make three threats at once count as won.
+    pub leaf_threats: bool,
 }
 
 impl Default for Width {
@@ -33,6 +35,7 @@ impl Default for Width {
             wide: 9,
             wide2: 7,
             pairs: 14,
+            leaf_threats: false,
         }
     }
 }
@@ -202,6 +205,9 @@ impl Searcher<'_> {
             return 0; // a full board
         }
         if depth == 0 {
+            if self.width.leaf_threats && super::threats::has_triple_threat(self.board) {
+                return WIN - ply - 1;
+            }
             return self.board.evaluate(me);
         }
         let key = self.board.pos.hash();

@@ -35,6 +35,8 @@ pub struct Connect6Config {
     pub width: Width,
     /// Deepest VCDT tried, in our turns (including the winning one).
     pub vcdt_depth: u8,
+    /// Deepest check of our chosen turn against the opponent's VCDT, in its turns.
+    pub safety_depth: u8,
     /// Share of the turn's time the VCDT search may use before alpha-beta starts.
     pub vcdt_share: f64,
     /// Deepest alpha-beta iteration, in turns.
@@ -52,7 +54,8 @@ impl Default for Connect6Config {
         Connect6Config {
             seed: 1,
             width: Width::default(),
-            vcdt_depth: 5,
+            vcdt_depth: 8,
+            safety_depth: 8,
             vcdt_share: 0.3,
             max_depth: 12,
             table_bits: 18,
@@ -62,9 +65,10 @@ impl Default for Connect6Config {
     }
 }
 
-/// Root turns checked against the opponent's VCDT, and how deep (in its turns).
-const SAFETY_CANDIDATES: usize = 4;
-const SAFETY_DEPTH: u8 = 4;
+/// The share of the time left after the VCDT search that alpha-beta may use.
+const AB_SHARE: f64 = 0.6;
+/// Root turns checked against the opponent's VCDT.
+const SAFETY_CANDIDATES: usize = 6;
 
 pub struct Connect6Engine {
     config: Connect6Config,
@@ -132,7 +136,14 @@ impl Connect6Engine {
                 depth: 0,
             };
         }
+        // Alpha-beta gets most of what is left; the rest goes to the safety check.
+        let saved = budget.limits().stop_at;
+        budget.set_deadline(saved.map(|t| {
+            let now = Instant::now();
+            now + t.saturating_duration_since(now).mul_f64(AB_SHARE)
+        }));
         let (choice, ranked) = self.alpha_beta(&mut board, moves, budget);
+        budget.set_deadline(saved);
         self.avoid_forced_loss(&mut board, choice, ranked, budget)
     }
 
@@ -150,34 +161,50 @@ impl Connect6Engine {
         if choice.value.is_some_and(|v| v > WIN_BOUND) {
             return choice;
         }
-        let candidates = std::iter::once(choice.turn.clone())
+        let candidates: Vec<Turn> = std::iter::once(choice.turn.clone())
             .chain(ranked.into_iter().filter(|t| *t != choice.turn))
-            .take(SAFETY_CANDIDATES);
-        for turn in candidates {
+            .take(SAFETY_CANDIDATES)
+            .collect();
+        // Deepened while the time lasts: the first candidate the opponent cannot beat by
+        // double threats at the deepest depth completed is played. If at some depth every
+        // candidate loses, the answer of the depth before stands (the loss may be beyond what
+        // the opponent will see).
+        let mut safe: Option<Turn> = None;
+        for depth in 3..=self.config.safety_depth {
+            let mut found = None;
+            for turn in &candidates {
+                for &s in turn {
+                    board.play(s);
+                }
+                let lost = board.pos.winner().is_none()
+                    && threats::find_vcdt(board, depth, budget, &mut self.threat_cache).is_some();
+                for &s in turn.iter().rev() {
+                    board.undo(s);
+                }
+                if budget.stopped() {
+                    break;
+                }
+                if !lost {
+                    found = Some(turn.clone());
+                    break;
+                }
+            }
             if budget.stopped() {
                 break;
             }
-            for &s in &turn {
-                board.play(s);
-            }
-            let lost = board.pos.winner().is_none()
-                && threats::find_vcdt(board, SAFETY_DEPTH, budget, &mut self.threat_cache)
-                    .is_some();
-            for &s in turn.iter().rev() {
-                board.undo(s);
-            }
-            if !lost && !budget.stopped() {
-                if turn == choice.turn {
-                    return choice;
-                }
-                return Choice {
-                    turn,
-                    value: None,
-                    depth: choice.depth,
-                };
+            match found {
+                Some(turn) => safe = Some(turn),
+                None => break,
             }
         }
-        choice
+        match safe {
+            Some(turn) if turn != choice.turn => Choice {
+                turn,
+                value: None,
+                depth: choice.depth,
+            },
+            _ => choice,
+        }
     }
 
     /// Iteratively deepened VCDT search within its share of the time.

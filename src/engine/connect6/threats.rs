@@ -145,6 +145,35 @@ fn defences_fail(
     true
 }
 
+/// Whether the side to move, facing no threat, can leave three threats with one pair (and so
+/// win next turn): the cheapest VCDT, tested at the leaves of alpha-beta.
+pub fn has_triple_threat(board: &mut Board) -> bool {
+    let me = board.side();
+    if board.pos.stones_left_in_turn() < 2 || board.pos.threats(me.opponent()) > 0 {
+        return false;
+    }
+    let firsts = board.cells_of_live_windows(me, 2);
+    for a in firsts {
+        board.play(a);
+        let mut found = false;
+        if board.pos.winner().is_none() {
+            for b in board.cells_of_live_windows(me, 3) {
+                board.play(b);
+                found = board.pos.threats(me) >= 3;
+                board.undo(b);
+                if found {
+                    break;
+                }
+            }
+        }
+        board.undo(a);
+        if found {
+            return true;
+        }
+    }
+    false
+}
+
 /// Our candidate double-threat pairs, the strongest first. A threat window after the pair holds
 /// at least 4 of our stones; it got them either from both stones (it held 2), or from the second
 /// (it held 3 after the first), or from the first alone (it held 3 before, and then the second
