@@ -1,68 +1,354 @@
-//! The Gomoku engine (level `full`). Work in progress: for now it wins at once when it can,
-//! and otherwise plays a random point next to the stones.
+//! The Gomoku engine (level `full`): pattern classes from line codes (`pattern.rs`, `board.rs`),
+//! threat searches (`vcf.rs`: VCF and VCT), and principal-variation alpha-beta (`search.rs`).
+//!
+//! A decision, in order:
+//! 1. five now, if we have it; the block, if the opponent has a five to make;
+//! 2. a VCF, then (within part of the time) a VCT;
+//! 3. otherwise iteratively deepened alpha-beta, with a short VCF at the leaves;
+//! 4. the chosen move, and the next best if need be, checked against the opponent's VCF and VCT.
 
-use super::random::RandomPlayer;
+mod board;
+mod pattern;
+mod search;
+mod vcf;
+
 use super::{Decision, Engine};
 use crate::game::gomoku::{Gomoku, Point};
 use crate::game::Game;
 use crate::search::clock::Limits;
-use std::time::Instant;
+use board::Board;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use search::{Searcher, Table, WIN, WIN_BOUND};
+use std::time::{Duration, Instant};
+use vcf::Budget;
 
 #[derive(Clone, Debug)]
 pub struct GomokuConfig {
     pub seed: u64,
+    /// Candidate points searched at each alpha-beta node.
+    pub width: usize,
+    /// VCF depth (attacker moves) at the root and at the leaves.
+    pub vcf_depth: u32,
+    pub leaf_vcf: u32,
+    /// VCT depth (attacker moves) at the root, and its share of the time.
+    pub vct_depth: u32,
+    pub vct_share: f64,
+    pub max_depth: i32,
+    /// Transposition table size as a power of two of entries.
+    pub table_bits: u32,
+    /// In the first `variety_plies` moves, play any move scored within `variety` of the best.
+    pub variety: i32,
+    pub variety_plies: usize,
 }
 
 impl Default for GomokuConfig {
     fn default() -> GomokuConfig {
-        GomokuConfig { seed: 1 }
+        GomokuConfig {
+            seed: 1,
+            width: 12,
+            vcf_depth: 12,
+            leaf_vcf: 4,
+            vct_depth: 3,
+            vct_share: 0.25,
+            max_depth: 30,
+            table_bits: 20,
+            variety: 8,
+            variety_plies: 6,
+        }
     }
 }
 
+/// Root moves checked against the opponent's threats.
+const SAFETY_CANDIDATES: usize = 6;
+
 pub struct GomokuEngine {
     config: GomokuConfig,
-    random: RandomPlayer,
+    table: Table,
+    rng: SmallRng,
+}
+
+struct Choice {
+    mv: Point,
+    value: Option<i32>,
 }
 
 impl GomokuEngine {
     pub fn new(config: GomokuConfig) -> GomokuEngine {
         GomokuEngine {
-            random: RandomPlayer::new(config.seed),
+            table: Table::new(config.table_bits),
+            rng: SmallRng::seed_from_u64(config.seed),
             config,
+        }
+    }
+
+    fn choose(&mut self, pos: &Gomoku, budget: &mut Budget) -> Choice {
+        let mut board = Board::new(pos);
+        let me = board.side();
+        let them = me.opponent();
+        if let Some(p) = board.fives(me).first() {
+            return Choice {
+                mv: p,
+                value: Some(WIN),
+            };
+        }
+        match board.fives(them).len() {
+            0 => {}
+            1 => {
+                return Choice {
+                    mv: board.fives(them).first().unwrap(),
+                    value: None,
+                }
+            }
+            _ => {
+                return Choice {
+                    mv: board.fives(them).first().unwrap(),
+                    value: Some(-WIN),
+                }
+            }
+        }
+        let cands = board.candidates(self.config.width);
+        if cands.len() == 1 {
+            return Choice {
+                mv: cands[0],
+                value: None,
+            };
+        }
+        if let Some(p) = vcf::find_vcf(&mut board, self.config.vcf_depth, budget) {
+            return Choice {
+                mv: p,
+                value: Some(WIN),
+            };
+        }
+        let saved = budget.limits.stop_at;
+        budget.set_deadline(share(saved, self.config.vct_share));
+        let vct = vcf::find_vct(&mut board, self.config.vct_depth, 6, budget);
+        budget.set_deadline(saved);
+        if let Some(p) = vct {
+            return Choice {
+                mv: p,
+                value: Some(WIN),
+            };
+        }
+        budget.set_deadline(share(saved, 0.6));
+        let (choice, ranked) = self.alpha_beta(&mut board, budget);
+        budget.set_deadline(saved);
+        self.avoid_forced_loss(&mut board, choice, ranked, budget)
+    }
+
+    /// Iterative deepening; returns the choice and the root moves ranked by the last complete
+    /// iteration.
+    fn alpha_beta(&mut self, board: &mut Board, budget: &mut Budget) -> (Choice, Vec<Point>) {
+        let started = Instant::now();
+        let vary = board.pos.ply() < self.config.variety_plies;
+        let variety = if vary { self.config.variety } else { 0 };
+        let mut searcher = Searcher::new(
+            board,
+            &mut self.table,
+            budget,
+            self.config.width,
+            self.config.leaf_vcf,
+        );
+        let mut moves = searcher.moves(0, None);
+        let mut best = Choice {
+            mv: moves[0],
+            value: None,
+        };
+        let mut scores: Vec<i32> = Vec::new();
+        for depth in 1..=self.config.max_depth {
+            let mut alpha = -WIN;
+            let mut got: Vec<(i32, usize)> = Vec::new();
+            for (i, &m) in moves.iter().enumerate() {
+                searcher.board.play(m);
+                let v = if searcher.board.is_over() {
+                    WIN
+                } else {
+                    -searcher.search(depth - 1, -WIN, -(alpha - variety), 1)
+                };
+                searcher.board.undo(m);
+                if searcher.budget.stopped() {
+                    break;
+                }
+                got.push((v, i));
+                alpha = alpha.max(v);
+            }
+            if searcher.budget.stopped() {
+                // A partial iteration counts when a later move beat the previous best.
+                if let Some(&(v, i)) = got.iter().max_by_key(|(v, i)| (*v, -(*i as i64))) {
+                    if i != 0 && best.value.is_some_and(|b| v > b) {
+                        best = Choice {
+                            mv: moves[i],
+                            value: Some(v),
+                        };
+                    }
+                }
+                break;
+            }
+            got.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            moves = got.iter().map(|&(_, i)| moves[i]).collect();
+            scores = got.iter().map(|&(v, _)| v).collect();
+            best = Choice {
+                mv: moves[0],
+                value: Some(scores[0]),
+            };
+            if scores[0].abs() > WIN_BOUND {
+                break;
+            }
+            if let Some(stop) = searcher.budget.limits.stop_at {
+                let spent = started.elapsed();
+                if stop.saturating_duration_since(Instant::now()) < spent * 2 {
+                    break;
+                }
+            }
+        }
+        if variety > 0 && !scores.is_empty() && best.value.is_some_and(|v| v.abs() < WIN_BOUND) {
+            let close = scores
+                .iter()
+                .take_while(|&&v| v >= scores[0] - variety)
+                .count();
+            let pick = self.rng.gen_range(0..close);
+            best = Choice {
+                mv: moves[pick],
+                value: Some(scores[pick]),
+            };
+        }
+        (best, moves)
+    }
+
+    /// Plays the first candidate after which the opponent has no VCF (and, time permitting,
+    /// no VCT); the search's choice stays if every candidate fails.
+    fn avoid_forced_loss(
+        &mut self,
+        board: &mut Board,
+        choice: Choice,
+        ranked: Vec<Point>,
+        budget: &mut Budget,
+    ) -> Choice {
+        if choice.value.is_some_and(|v| v > WIN_BOUND) {
+            return choice;
+        }
+        let candidates: Vec<Point> = std::iter::once(choice.mv)
+            .chain(ranked.into_iter().filter(|&m| m != choice.mv))
+            .take(SAFETY_CANDIDATES)
+            .collect();
+        let mut safe = None;
+        for vct_depth in 0..=self.config.vct_depth {
+            let mut found = None;
+            for &m in &candidates {
+                board.play(m);
+                let lost = !board.is_over()
+                    && vcf::find_vct(board, vct_depth, self.config.vcf_depth, budget).is_some();
+                board.undo(m);
+                if budget.stopped() {
+                    break;
+                }
+                if !lost {
+                    found = Some(m);
+                    break;
+                }
+            }
+            if budget.stopped() {
+                break;
+            }
+            match found {
+                Some(m) => safe = Some(m),
+                None => break,
+            }
+        }
+        match safe {
+            Some(m) if m != choice.mv => Choice { mv: m, value: None },
+            _ => choice,
         }
     }
 }
 
-/// A point where the side to move makes five.
-fn winning_point(pos: &Gomoku) -> Option<Point> {
-    let mut p = pos.clone();
-    for m in pos.legal_moves() {
-        p.play(m);
-        let won = p.outcome().is_some();
-        p.undo();
-        if won {
-            return Some(m);
-        }
-    }
-    None
+/// The instant `share` of the way from now to `stop`.
+fn share(stop: Option<Instant>, share: f64) -> Option<Instant> {
+    stop.map(|t| {
+        let now = Instant::now();
+        now + t.saturating_duration_since(now).mul_f64(share)
+    })
 }
 
 impl Engine<Gomoku> for GomokuEngine {
     fn new_game(&mut self) {
-        self.random = RandomPlayer::new(self.config.seed);
+        self.table.clear();
     }
 
     fn observe(&mut self, _pos_before: &Gomoku, _m: Point) {}
 
-    fn think(&mut self, pos: &Gomoku, _limits: Limits) -> Decision<Point> {
+    fn think(&mut self, pos: &Gomoku, limits: Limits) -> Decision<Point> {
         let start = Instant::now();
-        let mv = winning_point(pos).or_else(|| self.random.pick(pos));
+        if pos.outcome().is_some() {
+            return Decision {
+                mv: None,
+                win_rate: None,
+                work: 0,
+                work_unit: "nodes",
+                elapsed: Duration::ZERO,
+            };
+        }
+        let mut budget = Budget::new(limits);
+        let choice = self.choose(pos, &mut budget);
         Decision {
-            mv,
-            win_rate: None,
-            work: 0,
+            mv: Some(choice.mv),
+            win_rate: choice.value.map(|v| {
+                if v > WIN_BOUND {
+                    1.0
+                } else if v < -WIN_BOUND {
+                    0.0
+                } else {
+                    1.0 / (1.0 + (-(v as f32) / 300.0).exp())
+                }
+            }),
+            work: budget.nodes,
             work_unit: "nodes",
             elapsed: start.elapsed(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::random::RandomPlayer;
+    use crate::game::gomoku::GomokuRules;
+    use crate::game::{Color, Outcome};
+
+    fn game(
+        a: &mut dyn Engine<Gomoku>,
+        b: &mut dyn Engine<Gomoku>,
+        size: usize,
+        limits: impl Fn() -> Limits,
+    ) -> Option<Outcome> {
+        let mut pos = Gomoku::new(GomokuRules::new(size, false).unwrap());
+        a.new_game();
+        b.new_game();
+        while pos.outcome().is_none() {
+            let who: &mut dyn Engine<Gomoku> = if pos.side_to_move() == Color::Black {
+                &mut *a
+            } else {
+                &mut *b
+            };
+            let m = who.think(&pos, limits()).mv.expect("a move");
+            pos.try_play(m).expect("legal");
+        }
+        pos.outcome()
+    }
+
+    #[test]
+    fn the_engine_beats_random_on_every_size_with_both_colours() {
+        for (i, size) in [11, 15, 20].into_iter().enumerate() {
+            let mut e = GomokuEngine::new(GomokuConfig::default());
+            let mut r = RandomPlayer::new(i as u64);
+            assert_eq!(
+                game(&mut e, &mut r, size, || Limits::iterations(3000)),
+                Some(Outcome::Win(Color::Black))
+            );
+            assert_eq!(
+                game(&mut r, &mut e, size, || Limits::iterations(3000)),
+                Some(Outcome::Win(Color::White))
+            );
         }
     }
 }

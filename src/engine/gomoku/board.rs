@@ -1,0 +1,398 @@
+//! The search's view of a Gomoku position: the rules' board plus, for every point and each of
+//! the four lines through it, the pattern key of its neighbours and the shape class a stone of
+//! either colour would make there (`pattern.rs`). From the classes come a value per point and
+//! colour, their sums (the static evaluation), and the sets of points where a colour makes five
+//! or a four, which the threat searches walk.
+//!
+//! A stone changes the keys of the 32 points within four cells of it along its lines, so making
+//! and unmaking a move costs 32 table lookups and value updates.
+
+use super::pattern::{self, Class, Table, BLACK, REACH, WALL, WHITE};
+use crate::game::gomoku::{Gomoku, Point};
+use crate::game::{Color, Game};
+
+const DIRS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// Worth of each class for the colour that would play there.
+const CLASS_VALUE: [i32; pattern::CLASSES] = [0, 1, 4, 12, 14, 60, 70, 900, 10_000];
+
+/// Points this close (king moves) to a stone are candidates.
+const NEAR: isize = 2;
+
+/// A set of points as bits.
+#[derive(Clone, Default)]
+pub struct Points {
+    words: [u64; 7],
+    len: u32,
+}
+
+impl Points {
+    fn set(&mut self, p: Point, on: bool) {
+        let (w, b) = (p as usize / 64, p as usize % 64);
+        let was = self.words[w] >> b & 1 == 1;
+        if was != on {
+            self.words[w] ^= 1 << b;
+            if on {
+                self.len += 1;
+            } else {
+                self.len -= 1;
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn first(&self) -> Option<Point> {
+        self.iter().next()
+    }
+
+    pub fn contains(&self, p: Point) -> bool {
+        self.words[p as usize / 64] >> (p as usize % 64) & 1 == 1
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Point> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let b = w.trailing_zeros();
+                    w &= w - 1;
+                    (i * 64) as Point + b as Point
+                })
+            })
+        })
+    }
+}
+
+#[derive(Clone)]
+pub struct Board {
+    pub pos: Gomoku,
+    n: usize,
+    table: &'static Table,
+    /// Per point, per direction: the neighbours' codes (Black = 1, White = 2).
+    key: Vec<[u16; 4]>,
+    /// Per point, per colour, per direction: the class a stone there would make.
+    class: Vec<[[Class; 4]; 2]>,
+    /// Per point, per colour: the value of a stone there (0 on occupied points).
+    value: Vec<[i32; 2]>,
+    /// Sum of `value` over the empty points, per colour.
+    total: [i32; 2],
+    /// Stones within `NEAR`.
+    near: Vec<u8>,
+    /// Per colour: empty points where it makes five; where it makes at least a four.
+    fives: [Points; 2],
+    fours: [Points; 2],
+}
+
+fn code(c: Color) -> u8 {
+    match c {
+        Color::Black => BLACK,
+        Color::White => WHITE,
+    }
+}
+
+/// The value of a point for one colour from its four classes, with the combinations that win
+/// by force: two fours, a four and an open three, two open threes.
+fn combine(classes: &[Class; 4]) -> i32 {
+    let mut v = 0;
+    let (mut fours, mut threes) = (0, 0);
+    for &c in classes {
+        v += CLASS_VALUE[c as usize];
+        if c >= Class::Four {
+            fours += 1;
+        } else if c == Class::FlexThree {
+            threes += 1;
+        }
+    }
+    if fours >= 2 || (fours == 1 && threes >= 1) {
+        v += 800;
+    } else if threes >= 2 {
+        v += 300;
+    }
+    v
+}
+
+impl Board {
+    pub fn new(pos: &Gomoku) -> Board {
+        let n = pos.size();
+        let points = n * n;
+        let mut b = Board {
+            pos: pos.clone(),
+            n,
+            table: pattern::table(pos.rules().exact_five),
+            key: vec![[0; 4]; points],
+            class: vec![[[Class::Dead; 4]; 2]; points],
+            value: vec![[0; 2]; points],
+            total: [0; 2],
+            near: vec![0; points],
+            fives: Default::default(),
+            fours: Default::default(),
+        };
+        for p in 0..points {
+            let (x, y) = ((p % n) as isize, (p / n) as isize);
+            for (dir, &(dx, dy)) in DIRS.iter().enumerate() {
+                let mut k = 0u16;
+                for d in -(REACH as isize)..=REACH as isize {
+                    if d == 0 {
+                        continue;
+                    }
+                    let c = b.code_at(x + dx * d, y + dy * d);
+                    k |= (c as u16) << pattern::slot(d);
+                }
+                b.key[p][dir] = k;
+            }
+            if pos.color_at(p as Point).is_some() {
+                b.mark_near(p as Point, 1);
+            }
+        }
+        for p in 0..points {
+            for dir in 0..4 {
+                b.reclassify(p as Point, dir);
+            }
+            b.revalue(p as Point);
+        }
+        b
+    }
+
+    fn code_at(&self, x: isize, y: isize) -> u8 {
+        let n = self.n as isize;
+        if !(0..n).contains(&x) || !(0..n).contains(&y) {
+            return WALL;
+        }
+        self.pos
+            .color_at((y * n + x) as Point)
+            .map_or(pattern::EMPTY, code)
+    }
+
+    fn mark_near(&mut self, p: Point, delta: i8) {
+        let n = self.n as isize;
+        let (x, y) = (
+            (p as usize % self.n) as isize,
+            (p as usize / self.n) as isize,
+        );
+        for dy in -NEAR..=NEAR {
+            for dx in -NEAR..=NEAR {
+                let (qx, qy) = (x + dx, y + dy);
+                if (0..n).contains(&qx) && (0..n).contains(&qy) {
+                    let q = (qy * n + qx) as usize;
+                    self.near[q] = (self.near[q] as i8 + delta) as u8;
+                }
+            }
+        }
+    }
+
+    fn reclassify(&mut self, p: Point, dir: usize) {
+        let k = self.key[p as usize][dir];
+        self.class[p as usize][0][dir] = self.table.get(k, 0);
+        self.class[p as usize][1][dir] = self.table.get(k, 1);
+    }
+
+    /// Recomputes the values and five/four membership of `p` from its classes.
+    fn revalue(&mut self, p: Point) {
+        let i = p as usize;
+        let empty = self.pos.color_at(p).is_none();
+        for c in 0..2 {
+            let classes = self.class[i][c];
+            let v = if empty { combine(&classes) } else { 0 };
+            self.total[c] += v - self.value[i][c];
+            self.value[i][c] = v;
+            let best = classes.iter().copied().max().unwrap_or(Class::Dead);
+            self.fives[c].set(p, empty && best == Class::Five);
+            self.fours[c].set(p, empty && best >= Class::Four && best < Class::Five);
+        }
+    }
+
+    /// Rewrites the key slots that see `p` to `c` and refreshes the points concerned.
+    fn touch(&mut self, p: Point, c: u8) {
+        let n = self.n as isize;
+        let (x, y) = (
+            (p as usize % self.n) as isize,
+            (p as usize / self.n) as isize,
+        );
+        for (dir, &(dx, dy)) in DIRS.iter().enumerate() {
+            for d in 1..=REACH as isize {
+                for s in [-d, d] {
+                    let (qx, qy) = (x + dx * s, y + dy * s);
+                    if !(0..n).contains(&qx) || !(0..n).contains(&qy) {
+                        continue;
+                    }
+                    let q = (qy * n + qx) as Point;
+                    // `p` lies at offset -s from `q`.
+                    let sl = pattern::slot(-s);
+                    let k = &mut self.key[q as usize][dir];
+                    *k = (*k & !(3 << sl)) | ((c as u16) << sl);
+                    self.reclassify(q, dir);
+                    self.revalue(q);
+                }
+            }
+        }
+        self.revalue(p);
+    }
+
+    pub fn side(&self) -> Color {
+        self.pos.side_to_move()
+    }
+
+    pub fn play(&mut self, p: Point) {
+        let c = code(self.side());
+        self.pos.play(p);
+        self.mark_near(p, 1);
+        self.touch(p, c);
+    }
+
+    /// Takes back the last move, which must be on `p`.
+    pub fn undo(&mut self, p: Point) {
+        let undone = self.pos.undo();
+        debug_assert_eq!(undone, Some(p));
+        self.mark_near(p, -1);
+        self.touch(p, pattern::EMPTY);
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.pos.outcome().is_some()
+    }
+
+    /// Empty points where `c` makes five.
+    pub fn fives(&self, c: Color) -> &Points {
+        &self.fives[c.index()]
+    }
+
+    /// Empty points where `c` makes a four or an open four (not five).
+    pub fn fours(&self, c: Color) -> &Points {
+        &self.fours[c.index()]
+    }
+
+    /// The best class `c` makes on `p` over the four lines.
+    pub fn best_class(&self, p: Point, c: Color) -> Class {
+        self.class[p as usize][c.index()]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(Class::Dead)
+    }
+
+    /// Whether a stone of `c` on `p` wins by force by itself: an open four, two fours, or a
+    /// four with an open three (the opponent having no five to play first).
+    pub fn makes_winning_shape(&self, p: Point, c: Color) -> bool {
+        let cl = &self.class[p as usize][c.index()];
+        let fours = cl.iter().filter(|&&k| k >= Class::Four).count();
+        let threes = cl.iter().filter(|&&k| k == Class::FlexThree).count();
+        cl.contains(&Class::Five)
+            || cl.contains(&Class::FlexFour)
+            || fours >= 2
+            || (fours == 1 && threes >= 1)
+    }
+
+    pub fn value(&self, p: Point, c: Color) -> i32 {
+        self.value[p as usize][c.index()]
+    }
+
+    /// Static value for `c`: the worth of its possible stones against the opponent's, with a
+    /// bonus for the side to move (it plays first).
+    pub fn evaluate(&self, c: Color) -> i32 {
+        let (me, them) = (self.total[c.index()], self.total[c.opponent().index()]);
+        if self.side() == c {
+            me + me / 4 - them
+        } else {
+            me - them - them / 4
+        }
+    }
+
+    /// Candidate points (near a stone; the centre on an empty board), best first for the side
+    /// to move by attack plus defence, at most `k`.
+    pub fn candidates(&self, k: usize) -> Vec<Point> {
+        let me = self.side();
+        let mut v: Vec<(i32, Point)> = (0..(self.n * self.n) as Point)
+            .filter(|&p| self.near[p as usize] > 0 && self.pos.color_at(p).is_none())
+            .map(|p| {
+                let score = self.value(p, me) * 5 + self.value(p, me.opponent()) * 4;
+                (score, p)
+            })
+            .collect();
+        if v.is_empty() {
+            let c = (self.n / 2) as Point;
+            if self.pos.color_at(c * self.n as Point + c).is_none() {
+                return vec![c * self.n as Point + c];
+            }
+            v = (0..(self.n * self.n) as Point)
+                .filter(|&p| self.pos.color_at(p).is_none())
+                .map(|p| (0, p))
+                .collect();
+        }
+        v.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        v.truncate(k);
+        v.into_iter().map(|(_, p)| p).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::gomoku::GomokuRules;
+
+    /// The incremental state equals a fresh computation after any sequence of moves and undos.
+    #[test]
+    fn incremental_state_matches_a_fresh_board() {
+        for size in [11, 15, 20] {
+            let mut b = Board::new(&Gomoku::new(GomokuRules::new(size, false).unwrap()));
+            let mut played = Vec::new();
+            let mut seed = 99u64 + size as u64;
+            let mut next = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            };
+            for step in 0..300 {
+                if b.is_over() || (!played.is_empty() && next() % 3 == 0) {
+                    if let Some(p) = played.pop() {
+                        b.undo(p);
+                    }
+                } else {
+                    // Mostly near the centre, so that shapes form.
+                    let c = size as u64 / 2;
+                    let (x, y) = (c - 3 + next() % 7, c - 3 + next() % 7);
+                    let p = (y * size as u64 + x) as Point;
+                    if b.pos.color_at(p).is_some() {
+                        continue;
+                    }
+                    b.play(p);
+                    played.push(p);
+                }
+                let fresh = Board::new(&b.pos);
+                assert_eq!(b.key, fresh.key, "step {step}");
+                assert_eq!(b.value, fresh.value, "step {step}");
+                assert_eq!(b.total, fresh.total, "step {step}");
+                assert_eq!(b.near, fresh.near, "step {step}");
+                for c in 0..2 {
+                    assert_eq!(
+                        b.fives[c].iter().collect::<Vec<_>>(),
+                        fresh.fives[c].iter().collect::<Vec<_>>()
+                    );
+                    assert_eq!(b.fours[c].len(), fresh.fours[c].len());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fives_and_fours_are_found() {
+        let mut g = Gomoku::new(GomokuRules::default());
+        // Black: a row of four at (3..=6, 7); White elsewhere.
+        for (bx, wx) in [(3, 3), (4, 5), (5, 7), (6, 9)] {
+            g.play(g.point(bx, 7));
+            g.play(g.point(wx, 12));
+        }
+        let b = Board::new(&g);
+        let fives: Vec<Point> = b.fives(Color::Black).iter().collect();
+        assert_eq!(fives, vec![g.point(2, 7), g.point(7, 7)]);
+        assert!(b.fives(Color::White).is_empty());
+        assert!(b.makes_winning_shape(g.point(2, 7), Color::Black));
+    }
+}

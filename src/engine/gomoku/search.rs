@@ -1,0 +1,255 @@
+//! Principal-variation alpha-beta over single stones, with a transposition table, killer moves
+//! and a history table for ordering, and threat-aware leaves: a side with a five wins, a side
+//! facing two fives loses, a side with an open four (or two fours) wins in two moves, and a
+//! single five of the opponent leaves one legal reply (searched without using up depth).
+
+use super::board::Board;
+use super::vcf::{self, Budget};
+use crate::game::gomoku::Point;
+use crate::game::Game;
+
+pub const WIN: i32 = 1_000_000;
+/// Scores beyond this are proved wins or losses.
+pub const WIN_BOUND: i32 = WIN - 1000;
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    value: i32,
+    depth: i8,
+    bound: Bound,
+    best: Point,
+    has_best: bool,
+}
+
+pub struct Table {
+    slots: Vec<Entry>,
+}
+
+impl Table {
+    pub fn new(bits: u32) -> Table {
+        Table {
+            slots: vec![Entry::default(); 1 << bits],
+        }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        key as usize & (self.slots.len() - 1)
+    }
+
+    fn get(&self, key: u64) -> Option<Entry> {
+        let e = self.slots[self.slot(key)];
+        (e.key == key).then_some(e)
+    }
+
+    fn put(&mut self, e: Entry) {
+        let i = self.slot(e.key);
+        // Keep the deeper result of the same position; otherwise the newest.
+        if self.slots[i].key != e.key || self.slots[i].depth <= e.depth {
+            self.slots[i] = e;
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.fill(Entry::default());
+    }
+}
+
+/// Plies the killer table covers.
+const MAX_PLY: usize = 128;
+
+pub struct Searcher<'a> {
+    pub board: &'a mut Board,
+    pub table: &'a mut Table,
+    pub budget: &'a mut Budget,
+    /// Candidate points searched at each node.
+    pub width: usize,
+    /// Depth (in the attacker's moves) of the VCF tried at the leaves.
+    pub leaf_vcf: u32,
+    pub killers: Vec<[Point; 2]>,
+    /// Per colour and point: how often the move caused a cut-off (weighted by depth).
+    pub history: Vec<[u32; 2]>,
+}
+
+impl Searcher<'_> {
+    pub fn new<'a>(
+        board: &'a mut Board,
+        table: &'a mut Table,
+        budget: &'a mut Budget,
+        width: usize,
+        leaf_vcf: u32,
+    ) -> Searcher<'a> {
+        let points = board.pos.points();
+        Searcher {
+            board,
+            table,
+            budget,
+            width,
+            leaf_vcf,
+            killers: vec![[Point::MAX; 2]; MAX_PLY],
+            history: vec![[0; 2]; points],
+        }
+    }
+
+    /// The moves of a node, best first; one move when a five must be blocked.
+    pub fn moves(&self, ply: usize, tt_move: Option<Point>) -> Vec<Point> {
+        let me = self.board.side();
+        let them = me.opponent();
+        if let Some(block) = self.board.fives(them).first() {
+            return vec![block];
+        }
+        let mut moves = self.board.candidates(self.width);
+        // Ordering: table move, killers, then history on top of the static order (stable).
+        let killers = self.killers.get(ply).copied().unwrap_or([Point::MAX; 2]);
+        let c = me.index();
+        let mut keyed: Vec<(u64, usize, Point)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let k = if Some(p) == tt_move {
+                    u64::MAX
+                } else if p == killers[0] || p == killers[1] {
+                    u64::MAX - 1
+                } else {
+                    self.history[p as usize][c] as u64
+                };
+                (k, i, p)
+            })
+            .collect();
+        if tt_move.is_some_and(|t| !moves.contains(&t) && self.board.pos.check_move(t).is_ok()) {
+            keyed.push((u64::MAX, usize::MAX, tt_move.unwrap()));
+        }
+        // History only reorders within the first few; the static order stays the base.
+        keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        moves = keyed.into_iter().map(|(_, _, p)| p).collect();
+        moves
+    }
+
+    pub fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.budget.tick();
+        if self.budget.stopped() {
+            return 0;
+        }
+        let me = self.board.side();
+        let them = me.opponent();
+        let ply_i = ply as i32;
+        if !self.board.fives(me).is_empty() {
+            return WIN - ply_i;
+        }
+        let their_fives = self.board.fives(them).len();
+        if their_fives >= 2 {
+            return -(WIN - ply_i - 1);
+        }
+        if self.board.is_over() {
+            return 0;
+        }
+        if their_fives == 0 {
+            // An open four or two fours: five next move whatever the reply.
+            let winning = self.board.fours(me).iter().any(|p| {
+                self.board.makes_winning_shape(p, me) && self.board.fours(them).is_empty()
+            });
+            if winning {
+                return WIN - ply_i - 2;
+            }
+        }
+        if depth <= 0 {
+            if their_fives == 0 && self.leaf_vcf > 0 {
+                let mut b = Budget::new(self.budget.limits);
+                b.nodes = self.budget.nodes;
+                let found = vcf::find_vcf(self.board, self.leaf_vcf, &mut b).is_some();
+                self.budget.nodes = b.nodes;
+                if found {
+                    return WIN - ply_i - 3;
+                }
+            }
+            return self.board.evaluate(me);
+        }
+        let key = self.board.pos.hash();
+        let mut tt_move = None;
+        if let Some(e) = self.table.get(key) {
+            if e.depth as i32 >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.value >= beta,
+                    Bound::Upper => e.value <= alpha,
+                };
+                if cut {
+                    return e.value;
+                }
+            }
+            if e.has_best {
+                tt_move = Some(e.best);
+            }
+        }
+        let moves = self.moves(ply, tt_move);
+        if moves.is_empty() {
+            return 0;
+        }
+        // A forced block costs no depth: such lines are narrow and decide games.
+        let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
+        let alpha0 = alpha;
+        let mut best = -WIN;
+        let mut best_move = moves[0];
+        for (i, &m) in moves.iter().enumerate() {
+            self.board.play(m);
+            let v = if self.board.is_over() {
+                WIN - ply_i
+            } else if i == 0 {
+                -self.search(next_depth, -beta, -alpha, ply + 1)
+            } else {
+                let mut v = -self.search(next_depth, -alpha - 1, -alpha, ply + 1);
+                if v > alpha && v < beta {
+                    v = -self.search(next_depth, -beta, -alpha, ply + 1);
+                }
+                v
+            };
+            self.board.undo(m);
+            if self.budget.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = m;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                if ply < MAX_PLY {
+                    let k = &mut self.killers[ply];
+                    if k[0] != m {
+                        k[1] = k[0];
+                        k[0] = m;
+                    }
+                }
+                let h = &mut self.history[m as usize][me.index()];
+                *h = h.saturating_add((depth * depth) as u32);
+                break;
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.put(Entry {
+            key,
+            value: best,
+            depth: depth.clamp(0, i8::MAX as i32) as i8,
+            bound,
+            best: best_move,
+            has_best: true,
+        });
+        best
+    }
+}
