@@ -45,8 +45,8 @@ fn build(black: &[&str], white: &[&str]) -> Gomoku {
         white.len()
     );
     let mut pos = Gomoku::new(GomokuRules::default());
-    for i in 0..black.len() {
-        let b = parse(&pos, black[i]);
+    for (i, b) in black.iter().enumerate() {
+        let b = parse(&pos, b);
         pos.try_play(b).expect("legal black stone");
         if let Some(w) = white.get(i) {
             let w = parse(&pos, w);
