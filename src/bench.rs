@@ -2,9 +2,11 @@
 //! Figures, not assertions: tests never time anything; people compare these numbers by hand.
 
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
+use crate::engine::gomoku::{GomokuConfig, GomokuEngine};
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::engine::Engine;
 use crate::game::connect6::{Connect6, Connect6Rules};
+use crate::game::gomoku::{Gomoku, GomokuRules};
 use crate::game::nogo::{point, Nogo, NogoRules};
 use crate::game::{Color, Game};
 use crate::search::clock::Limits;
@@ -112,10 +114,11 @@ pub fn bench_nogo(seconds: f64) -> Vec<BenchLine> {
         .collect()
 }
 
-/// One measured Connect6 position: search speed on a quiet position, or the time to prove a
-/// forced win on a tactical one.
+/// One measured position of an alpha-beta engine (Connect6, Gomoku): search speed on a quiet
+/// position, or the time to prove a forced win on a tactical one.
 #[derive(Clone, Debug)]
-pub struct Connect6BenchLine {
+pub struct SearchBenchLine {
+    pub game: &'static str,
     pub position: String,
     /// "speed" or "solve".
     pub kind: &'static str,
@@ -126,10 +129,10 @@ pub struct Connect6BenchLine {
     pub solved: Option<bool>,
 }
 
-impl Connect6BenchLine {
+impl SearchBenchLine {
     pub fn to_json(&self) -> String {
         serde_json::json!({
-            "game": "connect6",
+            "game": self.game,
             "position": self.position,
             "kind": self.kind,
             "nodes": self.nodes,
@@ -198,7 +201,7 @@ fn connect6_position(to_move: Color, black: &str, white: &str) -> Connect6 {
 }
 
 /// Runs a fresh engine for up to `seconds` on each Connect6 position.
-pub fn bench_connect6(seconds: f64) -> Vec<Connect6BenchLine> {
+pub fn bench_connect6(seconds: f64) -> Vec<SearchBenchLine> {
     CONNECT6_POSITIONS
         .iter()
         .map(|&(name, kind, to_move, black, white)| {
@@ -206,7 +209,75 @@ pub fn bench_connect6(seconds: f64) -> Vec<Connect6BenchLine> {
             let mut engine = Connect6Engine::new(Connect6Config::default());
             let d = engine.think(&pos, Limits::time(Duration::from_secs_f64(seconds)));
             let secs = d.elapsed.as_secs_f64();
-            Connect6BenchLine {
+            SearchBenchLine {
+                game: "connect6",
+                position: name.to_string(),
+                kind,
+                nodes: d.work,
+                seconds: secs,
+                nodes_per_sec: d.work as f64 / secs.max(1e-9),
+                solved: (kind == "solve").then(|| d.win_rate == Some(1.0)),
+            }
+        })
+        .collect()
+}
+
+/// The Gomoku bench positions (15x15 freestyle, seed-000 letters: column then row), as the
+/// moves of each side, alternating from Black: (name, kind, Black, White). The "speed" ones are
+/// quiet openings from the engine's self-play; the "solve" ones are forced wins from
+/// `test_vectors/gomoku/positions.txt` (a five-move VCF, a four-move VCF, and a VCT).
+const GOMOKU_POSITIONS: [(&str, &str, &str, &str); 6] = [
+    ("ply-4", "speed", "HH GH", "GI FH"),
+    ("ply-6", "speed", "HH GH HJ", "GI FH HI"),
+    ("ply-8", "speed", "HH HJ HI IG", "JH HF HK JF"),
+    (
+        "vcf-5",
+        "solve",
+        "HE JG GK HF JK EG JH GG",
+        "FI KK FH KG JI IJ II",
+    ),
+    (
+        "vcf-4",
+        "solve",
+        "EK FF FE IH EG JJ EJ",
+        "JE GI GF KF JF FI",
+    ),
+    ("vct", "solve", "GH HH IF IG", "BB BN NB NN"),
+];
+
+fn gomoku_position(black: &str, white: &str) -> Gomoku {
+    let mut pos = Gomoku::new(GomokuRules::default());
+    let at = |pos: &Gomoku, s: &str| {
+        let b = s.as_bytes();
+        pos.point((b[0] - b'A') as usize, (b[1] - b'A') as usize)
+    };
+    let (b, w): (Vec<&str>, Vec<&str>) = (
+        black.split_whitespace().collect(),
+        white.split_whitespace().collect(),
+    );
+    for (i, s) in b.iter().enumerate() {
+        let p = at(&pos, s);
+        pos.play(p);
+        if let Some(s) = w.get(i) {
+            let p = at(&pos, s);
+            pos.play(p);
+        }
+    }
+    pos
+}
+
+/// Runs a fresh `full` engine for up to `seconds` on each Gomoku position (same line format as
+/// Connect6's).
+pub fn bench_gomoku(seconds: f64) -> Vec<SearchBenchLine> {
+    GOMOKU_POSITIONS
+        .iter()
+        .map(|&(name, kind, black, white)| {
+            let pos = gomoku_position(black, white);
+            let mut engine = GomokuEngine::new(GomokuConfig::default());
+            let d = engine.think(&pos, Limits::time(Duration::from_secs_f64(seconds)));
+            let secs = d.elapsed.as_secs_f64();
+            SearchBenchLine {
+                game: "gomoku",
                 position: name.to_string(),
                 kind,
                 nodes: d.work,

@@ -68,14 +68,8 @@ fn main() -> ExitCode {
 fn bench(game: GameKind, json: bool, seconds: f64) -> ExitCode {
     match game {
         GameKind::Nogo => bench_nogo(json, seconds),
-        GameKind::Connect6 => bench_connect6(json, seconds),
-        GameKind::Gomoku => {
-            eprintln!(
-                "stonebrain: bench {} is not available in this build yet",
-                game.name()
-            );
-            ExitCode::from(2)
-        }
+        GameKind::Connect6 => bench_search(stonebrain::bench::bench_connect6(seconds), json),
+        GameKind::Gomoku => bench_search(stonebrain::bench::bench_gomoku(seconds), json),
     }
 }
 
@@ -99,14 +93,15 @@ fn bench_nogo(json: bool, seconds: f64) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn bench_connect6(json: bool, seconds: f64) -> ExitCode {
+/// Prints the lines of an alpha-beta engine's bench (Connect6, Gomoku).
+fn bench_search(lines: Vec<stonebrain::bench::SearchBenchLine>, json: bool) -> ExitCode {
     if !json {
         println!(
             "{:<14} {:>6} {:>10} {:>8} {:>10} {:>7}",
             "position", "kind", "nodes", "seconds", "nodes/s", "solved"
         );
     }
-    for line in stonebrain::bench::bench_connect6(seconds) {
+    for line in lines {
         if json {
             println!("{}", line.to_json());
         } else {

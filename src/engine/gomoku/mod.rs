@@ -352,3 +352,36 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod selfplay_print {
+    use super::*;
+    use crate::game::gomoku::GomokuRules;
+
+    /// Not a test: prints a self-play game in seed-000 letters, to pick bench positions.
+    #[test]
+    #[ignore]
+    fn print_selfplay() {
+        let mut e = GomokuEngine::new(GomokuConfig::default());
+        let mut pos = Gomoku::new(GomokuRules::default());
+        let mut line = String::new();
+        while pos.outcome().is_none() && pos.ply() < 40 {
+            let d = e.think(&pos, Limits::time(Duration::from_millis(300)));
+            let m = d.mv.unwrap();
+            let (x, y) = pos.coords(m);
+            line.push_str(&format!(
+                "{}{} ",
+                (b'A' + x as u8) as char,
+                (b'A' + y as u8) as char
+            ));
+            pos.play(m);
+            println!(
+                "ply {} value {:?} nodes {}: {}",
+                pos.ply(),
+                d.win_rate,
+                d.work,
+                line
+            );
+        }
+    }
+}
