@@ -258,7 +258,10 @@ impl ArenaGame for Connect6 {
                 Ok(Box::new(Connect6Engine::new(config)))
             }
             "greedy" if options.is_empty() => Ok(Box::new(Connect6Greedy::new(seed))),
-            "greedy" => Err("the greedy player takes no settings".to_string()),
+            "greedy" => Err(format!(
+                "unknown Connect6 greedy option {:?} (the greedy player takes no settings)",
+                options[0].0
+            )),
             "mcts" => {
                 Err("Connect6 has no MCTS engine: use engine:<N>ms or engine:<N>n".to_string())
             }
