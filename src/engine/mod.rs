@@ -5,6 +5,7 @@
 pub mod connect6;
 pub mod connect6_greedy;
 pub mod gomoku;
+pub mod gomoku_classic;
 pub mod gomoku_level;
 pub mod nogo;
 pub mod random;
