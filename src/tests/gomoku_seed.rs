@@ -1,11 +1,13 @@
 //! The seeds' own examples, reproduced through the library: seed 000 (`000_fd222c8917d973db.txt`,
-//! the class battle server) steps 6 to 8.
+//! the class battle server) steps 6 to 8, and seed 004 (`004_bee1ac9d4f3f5f44.txt`, the win
+//! table) and its 5 x 5 example.
 //!
 //! Seed 000 gives examples for steps 6 and 7 (the game `HHJHKGIILFHJJFJJKFIFKEKHIGGILD`, its
 //! board, the four lines of `IG`) but no number for step 8: the step-8 examples here are built
 //! from its rules by hand, each worked out in a comment, and include the seed's own game, whose
 //! last two moves are what the rules choose.
 
+use stonebrain::engine::gomoku_wintable::{WinTable, BASIC_WEIGHTS};
 use stonebrain::game::gomoku::{
     parse_seed_move, parse_seed_moves, seed_board_string, Gomoku, GomokuRules, Point,
 };
@@ -308,4 +310,98 @@ fn step_8_two_blocks_outscore_a_five() {
     assert_eq!(point_score(&g, g.point(4, 0), Color::Black), 10060);
     assert_eq!(point_score(&g, g.point(10, 10), Color::Black), 12040);
     assert_eq!(best_points(&g), Some((vec![g.point(10, 10)], 12040)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seed 004: the win table and its 5 x 5 example.
+
+/// The seed's table of the 12 ways on 5 x 5, as `(x, y)`: rows 0 to 4 (横向), columns 0 to 4
+/// (纵向), then the two diagonals (交叉).
+#[test]
+fn win_table_lists_the_seeds_twelve_ways_in_order() {
+    let t = WinTable::new(5);
+    assert_eq!(t.way_count(), 12);
+    let xy = |w: usize| -> Vec<(usize, usize)> {
+        t.way(w)
+            .iter()
+            .map(|&p| (p as usize % 5, p as usize / 5))
+            .collect()
+    };
+    for y in 0..5 {
+        assert_eq!(xy(y), (0..5).map(|x| (x, y)).collect::<Vec<_>>());
+    }
+    for x in 0..5 {
+        assert_eq!(xy(5 + x), (0..5).map(|y| (x, y)).collect::<Vec<_>>());
+    }
+    assert_eq!(xy(10), [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]);
+    assert_eq!(xy(11), [(4, 0), (3, 1), (2, 2), (1, 3), (0, 4)]);
+    // "(0,0) 点举例：即有0, 5, 10三种获胜方式".
+    assert_eq!(t.ways_through(0), &[0, 5, 10]);
+    // Counts on the boards stonebrain plays: 15 x 15 has 572 ways.
+    assert_eq!(WinTable::new(15).way_count(), 572);
+}
+
+/// The seed's worked example: the person plays (1, 1); the ways 1, 6 and 10 die for the machine;
+/// both sides' points are scored one per open way; the person's best (4, the centre) beats the
+/// machine's (3), so the machine plays the centre.
+///
+/// The seed prints both score tables (`ScoreC[y][x]`, `ScoreP[y][x]`). Its `ScoreP` is exactly
+/// what the method gives. Its `ScoreC` has five slips: with row 1, column 1 and the main
+/// diagonal dead for the machine, the table must be symmetric about that diagonal (so must the
+/// board), yet the seed prints row 1 as `1, 0, 2, 3, 2` against column 1's `1, 0, 1, 1, 2`.
+/// Counting the open ways gives row 1 `1, 0, 1, 2, 1` (e.g. (2, 1) lies on row 1, dead, and
+/// column 2, open: 1), row 3 `2, 2, 2, 2, 2` and row 4 `3, 1, 2, 2, 2`. The machine's best is 3
+/// either way, so the seed's conclusion stands.
+#[test]
+fn win_table_reproduces_the_seeds_5x5_example() {
+    let person = Color::Black;
+    let machine = Color::White;
+    let mut t = WinTable::new(5);
+    t.play(6, person); // (1, 1)
+    for w in 0..12 {
+        assert_eq!(t.is_open(w, machine), ![1, 6, 10].contains(&w), "way {w}");
+        assert!(t.is_open(w, person));
+        assert_eq!(t.stones_in(w, person), usize::from([1, 6, 10].contains(&w)));
+    }
+    let table = |c: Color| -> Vec<Vec<u64>> {
+        t.scores(c, &BASIC_WEIGHTS)
+            .chunks(5)
+            .map(|r| r.to_vec())
+            .collect()
+    };
+    let score_p = [
+        [3, 2, 2, 2, 3],
+        [2, 0, 2, 3, 2],
+        [2, 2, 4, 2, 2],
+        [2, 3, 2, 3, 2],
+        [3, 2, 2, 2, 3],
+    ];
+    assert_eq!(table(person), score_p);
+    let score_c_counted = [
+        [2, 1, 2, 2, 3],
+        [1, 0, 1, 2, 1],
+        [2, 1, 3, 2, 2],
+        [2, 2, 2, 2, 2],
+        [3, 1, 2, 2, 2],
+    ];
+    assert_eq!(table(machine), score_c_counted);
+    let score_c_printed = [
+        [2, 1, 2, 2, 3],
+        [1, 0, 2, 3, 2],
+        [2, 1, 3, 2, 2],
+        [2, 1, 2, 2, 2],
+        [3, 2, 2, 2, 2],
+    ];
+    let slips: Vec<(usize, usize)> = (0..5)
+        .flat_map(|y| (0..5).map(move |x| (x, y)))
+        .filter(|&(x, y)| score_c_printed[y][x] != score_c_counted[y][x])
+        .collect();
+    assert_eq!(slips, [(2, 1), (3, 1), (4, 1), (1, 3), (1, 4)]);
+    let max = |m: &[[u64; 5]; 5]| m.iter().flatten().copied().max().unwrap();
+    assert_eq!(max(&score_c_printed), max(&score_c_counted));
+
+    let choice = t.choice(machine, &BASIC_WEIGHTS, &BASIC_WEIGHTS).unwrap();
+    assert!(choice.defending);
+    assert_eq!(choice.points, [12]); // (2, 2)
+    assert_eq!(choice.score, 4);
 }
