@@ -19,9 +19,9 @@
 //! weights grow with the stones a way holds, each step more than 20 times the one below, so that
 //! a single way one stone fuller outweighs any number of emptier ways through a point; and our own
 //! ways weigh more than the opponent's with the same stones (`OWN_WEIGHTS` against
-//! `THEIR_WEIGHTS`, interleaved). The seed's comparison then plays: our five, else blocking their
-//! five, else our four, else blocking their four, and so on, and an empty way still counts one
-//! point for either side, as in the seed.
+//! `THEIR_WEIGHTS`, interleaved). The seed's comparison then plays: our five, else the point of
+//! theirs, else our four, else the point where they would make a four, and so on down; an empty
+//! way still counts one point for either side, as in the seed.
 
 use super::{Decision, Engine};
 use crate::game::gomoku::{Gomoku, Point};
