@@ -3,6 +3,7 @@
 pub mod bitset;
 pub mod connect6;
 pub mod gomoku;
+pub mod gomoku_seed;
 pub mod nogo;
 pub mod zobrist;
 
