@@ -385,3 +385,49 @@ mod selfplay_print {
         }
     }
 }
+
+#[cfg(test)]
+mod spar {
+    use super::*;
+    use crate::engine::gomoku_level::{build, Level};
+    use crate::game::gomoku::GomokuRules;
+    use crate::game::{Color, Outcome};
+
+    /// Not a test: `full` at 200 ms against the teaching levels, both colours.
+    #[test]
+    #[ignore]
+    fn spar_against_levels() {
+        for level in [Level::Wintable, Level::Classic] {
+            let mut wins = 0;
+            for i in 0..10u64 {
+                let mut full = GomokuEngine::new(GomokuConfig {
+                    seed: i,
+                    ..GomokuConfig::default()
+                });
+                let mut other = build(level, i);
+                let full_colour = if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let mut pos = Gomoku::new(GomokuRules::default());
+                while pos.outcome().is_none() {
+                    let limits = Limits::time(Duration::from_millis(200));
+                    let m = if pos.side_to_move() == full_colour {
+                        full.think(&pos, limits).mv
+                    } else {
+                        other.think(&pos, limits).mv
+                    };
+                    pos.play(m.unwrap());
+                }
+                wins += (pos.outcome() == Some(Outcome::Win(full_colour))) as u32;
+                println!(
+                    "{level:?} game {i}: {:?} after {}",
+                    pos.outcome(),
+                    pos.ply()
+                );
+            }
+            println!("full vs {level:?}: {wins}/10");
+        }
+    }
+}
