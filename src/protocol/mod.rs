@@ -5,6 +5,7 @@
 pub mod botzone;
 pub mod cli;
 pub mod detect;
+pub mod gomocup;
 pub mod sau;
 pub mod session;
 
