@@ -574,3 +574,24 @@ fn detected_from_the_first_line_without_flags() {
         assert_clean_end(brain);
     }
 }
+
+#[test]
+fn every_level_plays_legal_games() {
+    for level in ["wintable", "classic", "full"] {
+        let mut brain = Brain::start(&["--level", level, "--time-ms", "30", "--margin-ms", "10"]);
+        assert_eq!(brain.ask(&["START 15"]), "OK");
+        play_game(&mut brain, 15, false, Color::Black, 40);
+        assert_eq!(brain.ask(&["RESTART"]), "OK");
+        play_game(&mut brain, 15, false, Color::White, 41);
+        assert_clean_end(brain);
+    }
+    // An unknown level is refused at start, before any protocol line.
+    let out = Command::new(bin())
+        .args(["--level", "grandmaster", "--protocol", "gomocup"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the bot");
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("grandmaster"));
+}
