@@ -78,8 +78,9 @@ pub fn game_from_program_name(program: &str) -> Option<GameKind> {
 
 /// The protocol a program's file name implies: gomoku managers run brains named `pbrain-*`
 /// and speak the Gomocup protocol to exactly those.
+/// Both separators are looked for, so that a Windows path reads right wherever it is seen.
 pub fn protocol_from_program_name(program: &str) -> Option<ProtocolKind> {
-    let file = std::path::Path::new(program).file_stem()?.to_str()?;
+    let file = program.rsplit(['/', '\\']).next()?;
     file.to_ascii_lowercase()
         .starts_with("pbrain-")
         .then_some(ProtocolKind::Gomocup)
