@@ -446,7 +446,10 @@ impl Gomocup {
 
     /// One line inside `BOARD`: a stone `x,y,f`.
     fn board_stone(&mut self, text: &str) {
-        let size = self.pos.as_ref().map_or(0, Gomoku::size);
+        let Some(size) = self.pos.as_ref().map(Gomoku::size) else {
+            // No board: DONE says so.
+            return;
+        };
         let Some(Reading::Board(input)) = self.reading.as_mut() else {
             return;
         };
@@ -716,7 +719,7 @@ impl Protocol<Point> for Gomocup {
             "BEGIN" => self.begin(line),
             "TURN" => self.turn(arg, line),
             "BOARD" => {
-                self.board("BOARD")?;
+                // Read to its DONE even before START, so that one ERROR answers it all.
                 self.reading = Some(Reading::Board(BoardInput {
                     arrived: line.arrived,
                     own: Vec::new(),
@@ -942,9 +945,14 @@ mod tests {
     #[test]
     fn moves_need_a_board() {
         let mut p = gomocup();
-        for text in ["BEGIN", "TURN 1,1", "BOARD", "TAKEBACK 1,1", "RESTART"] {
+        for text in ["BEGIN", "TURN 1,1", "TAKEBACK 1,1", "RESTART"] {
             assert!(parse(&mut p, text).unwrap_err().contains("START"), "{text}");
         }
+        // BOARD is read to its end, then refused once.
+        assert!(parse(&mut p, "BOARD").unwrap().is_empty());
+        assert!(parse(&mut p, "1,1,1").unwrap().is_empty());
+        assert!(parse(&mut p, "DONE").unwrap_err().contains("START"));
+        assert!(parse(&mut p, "DONE").unwrap_err().contains("without BOARD"));
     }
 
     #[test]

@@ -348,6 +348,8 @@ fn about_unknown_commands_and_bad_input_get_their_answers() {
             "{command}: {a:?}"
         );
     }
+    let a = brain.ask(&["BOARD", "1,1,1", "DONE"]);
+    assert!(a.starts_with("ERROR ") && a.contains("START"), "{a:?}");
     // Bad sizes, then square and rectangular RECTSTART.
     for command in ["START 10", "START 21", "START 100", "START", "START x"] {
         assert!(brain.ask(&[command]).starts_with("ERROR "), "{command}");
