@@ -11,7 +11,7 @@ use stonebrain::protocol::GameKind;
 #[command(
     name = "stonebrain",
     version,
-    about = "Plays NoGo and Connect6 (and soon Gomoku) on Botzone, the SAU platform and Gomocup"
+    about = "Plays NoGo, Connect6 and Gomoku on Botzone, the SAU platform and Gomocup managers"
 )]
 struct Cli {
     #[command(subcommand)]

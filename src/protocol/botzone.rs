@@ -7,6 +7,7 @@
 use super::{Event, Line, Protocol};
 use crate::engine::Decision;
 use crate::game::connect6::{self, Connect6, Connect6Rules};
+use crate::game::gomoku::{self, Gomoku};
 use crate::game::nogo::{self, Nogo};
 use crate::game::Game;
 use crate::search::clock::TurnBudget;
@@ -235,6 +236,63 @@ impl BotzoneMove for Connect6 {
             }
         }
         send
+    }
+}
+
+/// Botzone's Gomoku board is 15x15, the `Gomoku` default (freestyle: five or more wins).
+pub const BOTZONE_GOMOKU_SIZE: usize = gomoku::DEFAULT_SIZE;
+
+/// A Gomoku point on Botzone's 15x15 board, `x` the column and `y` the row: `(-1, -1)` is the
+/// "no move" of Black's first request.
+fn gomoku_point(x: i64, y: i64) -> Result<Option<gomoku::Point>, String> {
+    if x == -1 && y == -1 {
+        return Ok(None);
+    }
+    let n = BOTZONE_GOMOKU_SIZE as i64;
+    if (0..n).contains(&x) && (0..n).contains(&y) {
+        Ok(Some((y * n + x) as gomoku::Point))
+    } else {
+        Err(format!("({x},{y}) is off the {n}x{n} board"))
+    }
+}
+
+fn gomoku_xy(p: gomoku::Point) -> (i64, i64) {
+    let n = BOTZONE_GOMOKU_SIZE as i64;
+    (p as i64 % n, p as i64 / n)
+}
+
+impl BotzoneMove for Gomoku {
+    fn turn_from_json(v: &Value) -> Result<Vec<gomoku::Point>, String> {
+        if let Some(inner) = unwrap_string(v)? {
+            return Self::turn_from_json(&inner);
+        }
+        if !v.is_object() {
+            return Err(format!(
+                "a move must be an object {{\"x\":..,\"y\":..}}, got {v}"
+            ));
+        }
+        Ok(gomoku_point(int_field(v, "x")?, int_field(v, "y")?)?
+            .into_iter()
+            .collect())
+    }
+
+    fn turn_to_json(turn: &[gomoku::Point]) -> Value {
+        let (x, y) = turn.first().map_or((-1, -1), |&p| gomoku_xy(p));
+        json!({ "x": x, "y": y })
+    }
+
+    /// Botzone offers no simple interaction for Gomoku (the serving command line refuses it);
+    /// the lines would look like NoGo's.
+    fn turn_from_simple(s: &str) -> Result<Vec<gomoku::Point>, String> {
+        match simple_ints(s)?.as_slice() {
+            &[x, y] => Ok(gomoku_point(x, y)?.into_iter().collect()),
+            _ => Err(format!("expected \"x y\", got {s:?}")),
+        }
+    }
+
+    fn turn_to_simple(turn: &[gomoku::Point]) -> String {
+        let (x, y) = turn.first().map_or((-1, -1), |&p| gomoku_xy(p));
+        format!("{x} {y}")
     }
 }
 
@@ -747,6 +805,35 @@ mod tests {
         assert!(Connect6::turn_from_json(&json!({"x0": 1, "y0": 1})).is_err());
         assert!(Connect6::turn_from_simple("1 2").is_err());
         assert!(Connect6::turn_from_simple("1 2 3 x").is_err());
+    }
+
+    #[test]
+    fn gomoku_moves_round_trip_on_the_15x15_board() {
+        for p in [0u16, 14, 112, 210, 224] {
+            let j = Gomoku::turn_to_json(&[p]);
+            assert_eq!(Gomoku::turn_from_json(&j), Ok(vec![p]), "{j}");
+        }
+        // x is the column, y the row: (3, 1) is point 1 * 15 + 3.
+        assert_eq!(
+            Gomoku::turn_from_json(&json!({"x": 3, "y": 1})),
+            Ok(vec![18])
+        );
+        assert_eq!(Gomoku::turn_to_json(&[18]), json!({"x": 3, "y": 1}));
+        assert_eq!(Gomoku::turn_to_json(&[]), json!({"x": -1, "y": -1}));
+        assert_eq!(
+            Gomoku::turn_from_json(&json!({"x": -1, "y": -1})),
+            Ok(vec![])
+        );
+        assert_eq!(
+            Gomoku::turn_from_json(&json!("{\"x\":14,\"y\":14}")),
+            Ok(vec![224])
+        );
+        assert!(Gomoku::turn_from_json(&json!({"x": 15, "y": 0})).is_err());
+        assert!(Gomoku::turn_from_json(&json!({"x": 0, "y": -1})).is_err());
+        assert!(Gomoku::turn_from_json(&json!({"x": 1})).is_err());
+        assert!(Gomoku::turn_from_json(&json!([1, 2])).is_err());
+        assert_eq!(Gomoku::turn_from_simple("3 1"), Ok(vec![18]));
+        assert_eq!(Gomoku::turn_to_simple(&[18]), "3 1");
     }
 
     #[test]

@@ -2,13 +2,16 @@
 //! and game to set up, and the default flags file for platforms that start the bot without any.
 
 use super::botzone::{BotzoneConfig, BotzoneJson, BotzoneSimple};
-use super::detect::{choose_game, detect, GameKind, ProtocolKind};
+use super::detect::{choose_game, detect, protocol_from_program_name, GameKind, ProtocolKind};
+use super::gomocup::{self, Gomocup, GomocupConfig};
 use super::sau::{self, Sau, SauConfig};
 use super::session::Session;
 use super::{serve, Line, LineReader, Protocol, ThreadedLines};
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
+use crate::engine::gomoku_level::{self, Level};
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::game::connect6::{Connect6, Connect6Rules};
+use crate::game::gomoku::Gomoku;
 use crate::game::nogo::{Nogo, NogoRules};
 use crate::game::Game;
 use clap::{Args, ValueEnum};
@@ -82,7 +85,11 @@ pub struct ServeArgs {
     /// NoGo class rule: Black's first move may not be the centre (off on Botzone).
     #[arg(long)]
     pub centre_ban: bool,
-    /// SAU: the name answered to `name?` (1 to 12 ASCII letters or digits).
+    /// Gomoku playing level: wintable, classic or full (the search engine).
+    #[arg(long, default_value = "full", value_parser = Level::parse)]
+    pub level: Level,
+    /// The name answered to SAU's `name?` and in Gomocup's `ABOUT` (1 to 12 ASCII letters or
+    /// digits).
     #[arg(long, default_value = sau::DEFAULT_NAME, value_parser = sau::check_name)]
     pub name: String,
     /// SAU: our time for a whole game, in seconds (the class rule is 3 minutes a side).
@@ -92,8 +99,8 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 19, value_parser = parse_board_size)]
     pub board_size: usize,
     /// Append diagnostics (bad input, time used, panics) to this file instead of standard error.
-    /// On SAU nothing but protocol lines is ever written to the pipes, so without it they are
-    /// dropped.
+    /// On SAU and Gomocup nothing but protocol lines is ever written to the pipes, so without it
+    /// they are dropped.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
 }
@@ -251,8 +258,14 @@ fn default_seed() -> u64 {
 /// Serves the platform on standard input until it leaves.
 pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
     let stdin = std::io::stdin();
-    let sau_by_flag = args.protocol == Some(ProtocolArg::Sau);
-    if stdin.is_terminal() && !sau_by_flag {
+    let program = std::env::args().next().unwrap_or_default();
+    // A `pbrain-` program is a Gomocup brain by the managers' own convention: they choose the
+    // protocol by that prefix, so the bot does too.
+    let known = args
+        .protocol
+        .map(ProtocolArg::kind)
+        .or_else(|| protocol_from_program_name(&program));
+    if stdin.is_terminal() && known.is_none() {
         eprintln!(
             "stonebrain: waiting for a platform on standard input (Botzone JSON or simple, SAU, Gomocup); \
              to try it by hand, paste {{\"requests\":[{{\"x\":-1,\"y\":-1}}],\"responses\":[]}} (see --help)"
@@ -262,24 +275,29 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
     // Complaints about unrecognised first lines wait until the platform is known: on SAU they
     // may only go to the log.
     let mut complaints = Vec::new();
-    let detected = match args.protocol {
-        Some(p) => Some((p.kind(), None)),
+    let detected = match known {
+        Some(kind) => Some((kind, None)),
         None => first_recognised_line(&mut reader, &mut complaints)
             .map(|(kind, line)| (kind, Some(line))),
     };
-    let sau = detected.as_ref().map(|d| d.0) == Some(ProtocolKind::Sau);
-    let mut diagnostics = Diagnostics::open(args.log.as_deref(), sau);
+    let kind_seen = detected.as_ref().map(|d| d.0);
+    let sau = kind_seen == Some(ProtocolKind::Sau);
+    // Piskvork gives a brain's standard error the same pipe as its standard output, where any
+    // line that is not MESSAGE or DEBUG would be read as an answer: silent, like SAU.
+    let silent = sau || kind_seen == Some(ProtocolKind::Gomocup);
+    let mut diagnostics = Diagnostics::open(args.log.as_deref(), silent);
     for c in &complaints {
         let _ = writeln!(diagnostics, "stonebrain: {c}");
     }
     let Some((kind, first)) = detected else {
         return ExitCode::SUCCESS;
     };
-    if sau {
+    if silent {
         diagnostics.catch_panic_messages();
+    }
+    if sau {
         reader.set_nul_ends_line(true);
     }
-    let program = std::env::args().next().unwrap_or_default();
     let game = choose_game(args.game.map(GameArg::kind), &program, kind);
     let seed = args.seed.unwrap_or_else(default_seed);
     let botzone = BotzoneConfig {
@@ -330,6 +348,32 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
             session.end_turn_early = Some(sau::end_connect6_turn);
             run(protocol, session, io)
         }
+        (GameKind::Gomoku, ProtocolKind::BotzoneJson) => run(
+            BotzoneJson::<Gomoku>::new(botzone),
+            gomoku_session(args, seed, Gomoku::default()),
+            io,
+        ),
+        (GameKind::Gomoku, ProtocolKind::BotzoneSimple) => refuse(
+            kind,
+            "Botzone has no simple interaction for Gomoku: use JSON (the default), with \
+             --keep-running if the bot is set to keep running"
+                .to_string(),
+            io.diagnostics,
+        ),
+        (GameKind::Gomoku, ProtocolKind::Gomocup) => {
+            let mut trace_to = io.diagnostics.clone();
+            let protocol = Gomocup::new(GomocupConfig {
+                name: args.name.clone(),
+                margin: Duration::from_millis(args.margin_ms),
+                turn_limit: args.time_ms.map(Duration::from_millis),
+            })
+            .with_trace(Box::new(move |line| {
+                let _ = writeln!(trace_to, "stonebrain: {line}");
+            }));
+            let mut session = gomoku_session(args, seed, protocol.start_position());
+            session.board_maker = Some(gomocup::make_board);
+            run(protocol, session, io)
+        }
         (game, kind) => unsupported(game, kind, io.diagnostics),
     }
 }
@@ -365,6 +409,12 @@ fn connect6_session(args: &ServeArgs, seed: u64, start: Connect6) -> Session<Con
         ..Default::default()
     });
     let mut session = Session::new(start, Box::new(engine));
+    session.max_iterations = args.playouts;
+    session
+}
+
+fn gomoku_session(args: &ServeArgs, seed: u64, start: Gomoku) -> Session<Gomoku> {
+    let mut session = Session::new(start, gomoku_level::build(args.level, seed));
     session.max_iterations = args.playouts;
     session
 }
@@ -408,13 +458,19 @@ fn first_recognised_line<R: Read>(
     }
 }
 
-/// A game or platform whose engine has not landed yet: say so in the platform's own way.
-fn unsupported(game: GameKind, kind: ProtocolKind, mut diagnostics: Diagnostics) -> ExitCode {
+/// A game the platform does not play (Gomocup is gomoku only; SAU is Connect6 only): say so
+/// in the platform's own way.
+fn unsupported(game: GameKind, kind: ProtocolKind, diagnostics: Diagnostics) -> ExitCode {
     let message = format!(
-        "{} over the {} protocol is not available in this build yet",
+        "{} over the {} protocol is not available",
         game.name(),
         kind.name()
     );
+    refuse(kind, message, diagnostics)
+}
+
+/// Refuses to serve, with `message` in the platform's own error form, and exits with status 2.
+fn refuse(kind: ProtocolKind, message: String, mut diagnostics: Diagnostics) -> ExitCode {
     // Each platform shows its own error form to the user; SAU gets nothing on its pipe, since it
     // would read any output as a command.
     let platform_line = match kind {

@@ -76,6 +76,16 @@ pub fn game_from_program_name(program: &str) -> Option<GameKind> {
     }
 }
 
+/// The protocol a program's file name implies: gomoku managers run brains named `pbrain-*`
+/// and speak the Gomocup protocol to exactly those.
+/// Both separators are looked for, so that a Windows path reads right wherever it is seen.
+pub fn protocol_from_program_name(program: &str) -> Option<ProtocolKind> {
+    let file = program.rsplit(['/', '\\']).next()?;
+    file.to_ascii_lowercase()
+        .starts_with("pbrain-")
+        .then_some(ProtocolKind::Gomocup)
+}
+
 /// The game for a platform that cannot tell it: SAU is Connect6 and Gomocup is gomoku by nature;
 /// Botzone's NoGo and Gomoku requests look alike, so there the flag, then the program's name,
 /// then NoGo decide.
@@ -139,6 +149,15 @@ mod tests {
             Some(GameKind::Connect6)
         );
         assert_eq!(game_from_program_name("stonebrain"), None);
+        assert_eq!(
+            protocol_from_program_name("C:\\brains\\pbrain-stonebrain.exe"),
+            Some(ProtocolKind::Gomocup)
+        );
+        assert_eq!(
+            protocol_from_program_name("/tmp/x/PBRAIN-stonebrain"),
+            Some(ProtocolKind::Gomocup)
+        );
+        assert_eq!(protocol_from_program_name("stonebrain-gomoku"), None);
         let json = ProtocolKind::BotzoneJson;
         assert_eq!(
             choose_game(Some(GameKind::Gomoku), "stonebrain-nogo", json),

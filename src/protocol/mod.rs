@@ -5,6 +5,7 @@
 pub mod botzone;
 pub mod cli;
 pub mod detect;
+pub mod gomocup;
 pub mod sau;
 pub mod session;
 
@@ -31,6 +32,10 @@ pub struct Line {
 pub enum Event<M> {
     /// Start a new game from the empty board.
     NewGame,
+    /// Start a new game on a board of another kind: `size` is its side and `rules` the
+    /// platform's rule bits (Gomocup's `START n` and `INFO rule`). The session's `board_maker`
+    /// builds the empty board, which later `NewGame`s return to.
+    NewBoard { size: usize, rules: u32 },
     /// A move (by either side) to put on the board.
     Play(M),
     /// The side to move stops its turn early: a Connect6 turn of one stone where two were due,
@@ -306,6 +311,12 @@ where
                 Event::NewGame => {
                     session.new_game();
                     warnings.clear();
+                }
+                Event::NewBoard { size, rules } => {
+                    warnings.clear();
+                    if let Err(why) = session.new_board(size, rules) {
+                        note(err, &mut warnings, why)?;
+                    }
                 }
                 Event::Play(m) => {
                     let ply = session.position().ply() + 1;

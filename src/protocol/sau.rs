@@ -479,6 +479,7 @@ mod tests {
             .iter()
             .map(|e| match e {
                 Event::NewGame => "new",
+                Event::NewBoard { .. } => "new-board",
                 Event::Play(_) => "play",
                 Event::EndTurn => "end-turn",
                 Event::Warning(_) => "warning",

@@ -10,6 +10,9 @@ use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 
+/// Builds an empty board from a side and a platform's rule bits: see `Session::board_maker`.
+pub type BoardMaker<G> = fn(usize, u32) -> Result<G, String>;
+
 pub struct Session<G: Game> {
     start: G,
     pos: G,
@@ -22,6 +25,9 @@ pub struct Session<G: Game> {
     /// How the side to move gives up the rest of its turn, for games whose turns hold several
     /// stones (Connect6: the SAU platform accepts a turn of one stone). `None`: not possible.
     pub end_turn_early: Option<fn(&mut G)>,
+    /// Builds the empty board for `Event::NewBoard` from a side and the platform's rule bits
+    /// (Gomocup's `START n`, `INFO rule`). `None`: this game's board never changes.
+    pub board_maker: Option<BoardMaker<G>>,
 }
 
 impl<G: Game> Session<G> {
@@ -33,6 +39,7 @@ impl<G: Game> Session<G> {
             max_iterations: None,
             last_turn: None,
             end_turn_early: None,
+            board_maker: None,
         }
     }
 
@@ -44,6 +51,20 @@ impl<G: Game> Session<G> {
         self.pos = self.start.clone();
         self.engine.new_game();
         self.last_turn = None;
+    }
+
+    /// A new game on another board (see `board_maker`), which later new games start from too.
+    /// On an error nothing changes.
+    pub fn new_board(&mut self, size: usize, rules: u32) -> Result<(), String> {
+        let make = self
+            .board_maker
+            .ok_or_else(|| "this game's board cannot change; ignored".to_string())?;
+        let start = make(size, rules)?;
+        self.pos = start.clone();
+        self.start = start;
+        self.engine.new_game();
+        self.last_turn = None;
+        Ok(())
     }
 
     /// Plays `m`. A move that breaks a rule of the game but can physically be placed is kept

@@ -298,27 +298,28 @@ fn a_full_history_restart_in_keep_running_mode_rebuilds_the_game() {
 }
 
 #[test]
-fn platforms_without_an_engine_yet_get_a_clear_message() {
-    let (out, err, code) = run_once(&[], "START 15\n");
+fn games_a_platform_does_not_play_get_a_clear_message() {
+    // Gomocup is gomoku only: the refusal is an ERROR line, and nothing reaches standard error
+    // (Piskvork reads it as the same pipe).
+    let (out, err, code) = run_once(&["--game", "nogo", "--protocol", "gomocup"], "START 15\n");
     assert_eq!(code, Some(2));
     assert!(
-        out.starts_with("ERROR "),
+        out.starts_with("ERROR ") && out.contains("not available"),
         "Gomocup gets its own error form: {out:?}"
     );
-    assert!(err.contains("not available in this build yet"), "{err}");
-    let (out, err, code) = run_once(
-        &["--game", "gomoku"],
-        "{\"requests\":[{\"x\":-1,\"y\":-1}],\"responses\":[]}\n",
-    );
+    assert!(err.is_empty(), "{err}");
+    // Botzone has no simple interaction for Gomoku: refused in the simple form.
+    let (out, err, code) = run_once(&["--game", "gomoku"], "1\n-1 -1\n");
     assert_eq!(code, Some(2));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.first(), Some(&"-1 -1"), "{out:?}");
     assert!(
-        json_answer(&out)["debug"]
-            .as_str()
-            .unwrap()
-            .contains("not available in this build yet"),
-        "{out}"
+        lines
+            .get(1)
+            .is_some_and(|l| l.contains("no simple interaction")),
+        "{out:?}"
     );
-    assert!(err.contains("not available"), "{err}");
+    assert!(err.contains("no simple interaction"), "{err}");
     // The SAU platform reads stdout and stderr as one pipe and takes anything for a command:
     // a game it cannot play there leaves both empty (the reason goes to --log, if given).
     let (out, err, code) = run_once(&["--game", "nogo"], "name?\n");
