@@ -524,7 +524,7 @@ mod tests {
         assert!(err("mcts:100ms").contains("no MCTS engine"));
         assert!(err("engine:100p").contains("needs a unit"));
         assert!(err("engine:100ms,c=1").contains("unknown Connect6 engine option"));
-        assert!(err("greedy,x=1").contains("unknown Connect6 greedy option"));
+        assert!(err("greedy,x=1").contains("the greedy player takes no settings"));
         assert!(err("minimax:1ms").contains("unknown built-in player"));
     }
 
