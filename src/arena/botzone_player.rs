@@ -9,7 +9,7 @@ use super::player::{Answer, ArenaGame, GameEnd, Player, Turn};
 use super::process::{BotProcess, ReadFailure};
 use super::record::EndReason;
 use crate::game::Color;
-use crate::protocol::botzone::KEEP_RUNNING_MARKER;
+use crate::protocol::botzone::{BotzoneMove, KEEP_RUNNING_MARKER};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -46,6 +46,17 @@ impl BotzoneMode {
             _ => None,
         }
     }
+}
+
+/// A Botzone player for a game with a Botzone codec, in the mode `protocol` names.
+pub fn botzone_player<G: ArenaGame + BotzoneMove>(
+    name: &str,
+    command: &str,
+    protocol: &str,
+) -> Result<Box<dyn Player<G>>, String> {
+    let mode =
+        BotzoneMode::from_name(protocol).ok_or_else(|| format!("unknown protocol {protocol}"))?;
+    Ok(Box::new(BotzonePlayer::new(name, command, mode)))
 }
 
 pub struct BotzonePlayer {
@@ -88,7 +99,7 @@ impl BotzonePlayer {
         (requests, responses)
     }
 
-    fn full_input<G: ArenaGame>(&self, turns: &[Vec<G::Move>]) -> String {
+    fn full_input<G: ArenaGame + BotzoneMove>(&self, turns: &[Vec<G::Move>]) -> String {
         let (requests, responses) = self.split(turns);
         if self.mode.simple {
             let mut lines = vec![requests.len().to_string()];
@@ -106,7 +117,7 @@ impl BotzonePlayer {
         }
     }
 
-    fn bare_request<G: ArenaGame>(&self, turn: &[G::Move]) -> String {
+    fn bare_request<G: ArenaGame + BotzoneMove>(&self, turn: &[G::Move]) -> String {
         if self.mode.simple {
             G::turn_to_simple(turn) + "\n"
         } else {
@@ -115,7 +126,7 @@ impl BotzonePlayer {
     }
 
     /// Reads the answer line and turns it into the stones of a turn (the referee checks them).
-    fn read_answer<G: ArenaGame>(
+    fn read_answer<G: ArenaGame + BotzoneMove>(
         &self,
         process: &mut BotProcess,
         deadline: Instant,
@@ -160,7 +171,7 @@ impl BotzonePlayer {
         }
     }
 
-    fn turn_full_history<G: ArenaGame>(
+    fn turn_full_history<G: ArenaGame + BotzoneMove>(
         &mut self,
         turn: &Turn<'_, G>,
         start: Instant,
@@ -180,7 +191,7 @@ impl BotzonePlayer {
         Ok(m)
     }
 
-    fn turn_kept<G: ArenaGame>(
+    fn turn_kept<G: ArenaGame + BotzoneMove>(
         &mut self,
         turn: &Turn<'_, G>,
         start: Instant,
@@ -205,7 +216,7 @@ fn clip(s: &str) -> String {
     format!("{out:?}")
 }
 
-impl<G: ArenaGame> Player<G> for BotzonePlayer {
+impl<G: ArenaGame + BotzoneMove> Player<G> for BotzonePlayer {
     fn name(&self) -> &str {
         &self.name
     }

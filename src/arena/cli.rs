@@ -7,6 +7,7 @@ use super::referee::TimeControl;
 use super::report::bracket_html;
 use super::stats::{elo_estimate, likelihood_of_superiority, parse_sprt, Tally};
 use crate::game::connect6::Connect6;
+use crate::game::gomoku::Gomoku;
 use crate::game::nogo::Nogo;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -16,16 +17,21 @@ use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    /// The game: nogo or connect6 (Gomoku plugs in when its engine lands).
+    /// The game: nogo, gomoku or connect6.
     #[arg(long, default_value = "nogo")]
     pub game: String,
-    /// Board size: Connect6 19 by default (SAU), 15 for Botzone's ConnectSix; NoGo is 9 only.
+    /// Board size: Connect6 19 by default (SAU), 15 for Botzone's ConnectSix; Gomoku 15 by
+    /// default, 11 to 20; NoGo is 9 only.
     #[arg(long)]
     pub size: Option<usize>,
+    /// Gomoku: only exactly five in a row wins (Gomocup's `INFO rule 1`).
+    #[arg(long)]
+    pub exact_five: bool,
     /// An engine: `name=N cmd="COMMAND" [proto=botzone|botzone-keep-running|botzone-simple|
-    /// botzone-simple-keep-running|sau]`, or `name=N builtin=SPEC`; SPEC for NoGo is random,
-    /// mcts:<N>ms or mcts:<N>p (engine: is the same), for Connect6 random, greedy,
-    /// engine:<N>ms or engine:<N>n. Twice.
+    /// botzone-simple-keep-running|sau|gomocup]`, or `name=N builtin=SPEC`; SPEC for NoGo is
+    /// random, mcts:<N>ms or mcts:<N>p (engine: is the same), for Connect6 random, greedy,
+    /// engine:<N>ms or engine:<N>n, for Gomoku random, full:<N>ms, classic:<N>ms,
+    /// wintable:<N>ms (or <N>n; engine: is full:). Twice.
     #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     pub engines: Vec<String>,
     /// A JSON file listing the engines instead: [{"name":..,"cmd":..,"proto":..}, ...].
@@ -62,12 +68,16 @@ pub struct ArenaArgs {
 
 #[derive(Args, Debug)]
 pub struct BracketArgs {
-    /// The game: nogo or connect6.
+    /// The game: nogo, gomoku or connect6.
     #[arg(long, default_value = "nogo")]
     pub game: String,
-    /// Board size: Connect6 19 by default (SAU), 15 for Botzone's ConnectSix; NoGo is 9 only.
+    /// Board size: Connect6 19 by default (SAU), 15 for Botzone's ConnectSix; Gomoku 15 by
+    /// default, 11 to 20; NoGo is 9 only.
     #[arg(long)]
     pub size: Option<usize>,
+    /// Gomoku: only exactly five in a row wins (Gomocup's `INFO rule 1`).
+    #[arg(long)]
+    pub exact_five: bool,
     /// Entrants: lines `seed,name,protocol,command` (protocol `builtin` takes a built-in player
     /// as command), or a JSON list of {"name","command","protocol","seed"}.
     #[arg(long)]
@@ -114,16 +124,15 @@ fn seconds(s: Option<f64>) -> Result<Option<Duration>, String> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ArenaGameKind {
     Nogo,
+    Gomoku,
     Connect6,
 }
 
 fn check_game(game: &str) -> Result<ArenaGameKind, String> {
     match game {
         "nogo" => Ok(ArenaGameKind::Nogo),
+        "gomoku" => Ok(ArenaGameKind::Gomoku),
         "connect6" => Ok(ArenaGameKind::Connect6),
-        "gomoku" => Err(format!(
-            "the arena cannot play {game} yet: its engine has not landed"
-        )),
         other => Err(format!("unknown game {other:?}: nogo, gomoku or connect6")),
     }
 }
@@ -132,6 +141,7 @@ fn check_game(game: &str) -> Result<ArenaGameKind, String> {
 pub fn arena(args: &ArenaArgs) -> Result<(), String> {
     match check_game(&args.game)? {
         ArenaGameKind::Nogo => arena_of::<Nogo>(args),
+        ArenaGameKind::Gomoku => arena_of::<Gomoku>(args),
         ArenaGameKind::Connect6 => arena_of::<Connect6>(args),
     }
 }
@@ -140,6 +150,7 @@ fn arena_of<G: ArenaGame>(args: &ArenaArgs) -> Result<(), String> {
     let options = GameOptions {
         centre_ban: args.centre_ban,
         size: args.size,
+        exact_five: args.exact_five,
     };
     let start = G::start(&options)?;
     let mut engines: Vec<EngineSpec> = group_engine_pieces(&args.engines)
@@ -297,6 +308,7 @@ fn print_summary(a: &EngineSpec, b: &EngineSpec, t: Tally, config: &MatchConfig)
 pub fn bracket(args: &BracketArgs) -> Result<(), String> {
     match check_game(&args.game)? {
         ArenaGameKind::Nogo => bracket_of::<Nogo>(args),
+        ArenaGameKind::Gomoku => bracket_of::<Gomoku>(args),
         ArenaGameKind::Connect6 => bracket_of::<Connect6>(args),
     }
 }
@@ -317,6 +329,7 @@ fn bracket_of<G: ArenaGame>(args: &BracketArgs) -> Result<(), String> {
         options: GameOptions {
             centre_ban: args.centre_ban,
             size: args.size,
+            exact_five: args.exact_five,
         },
         concurrency: args.concurrency,
     };

@@ -1,11 +1,9 @@
 //! A match between two players: many games, colours alternating in pairs (each opening is played
 //! once with each colour), several games at once, an optional SPRT stop.
 
-use super::botzone_player::{BotzoneMode, BotzonePlayer};
 use super::player::{ArenaGame, Builtin, GameOptions, Player, BOTZONE_PROTOCOLS};
 use super::record::GameRecord;
 use super::referee::{play_game, TimeControl};
-use super::sau_player::SauPlayer;
 use super::stats::{Sprt, SprtVerdict, Tally};
 use crate::game::Color;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -20,7 +18,8 @@ pub struct EngineSpec {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineKind {
-    /// `random`, `greedy`, `mcts:<N>ms`, `engine:<N>n`, ...: played inside this process.
+    /// `random`, `greedy`, `mcts:<N>ms`, `engine:<N>n`, `classic:<N>ms`, ...: played inside
+    /// this process.
     Builtin(String),
     /// An external program and the platform protocol to speak to it in.
     External { command: String, protocol: String },
@@ -28,12 +27,13 @@ pub enum EngineKind {
 
 /// The protocols the arena can speak to an external program (which of them a game accepts is
 /// checked when the match starts).
-pub const PROTOCOLS: [&str; 5] = [
+pub const PROTOCOLS: [&str; 6] = [
     BOTZONE_PROTOCOLS[0],
     BOTZONE_PROTOCOLS[1],
     BOTZONE_PROTOCOLS[2],
     BOTZONE_PROTOCOLS[3],
     "sau",
+    "gomocup",
 ];
 
 impl EngineSpec {
@@ -105,7 +105,8 @@ impl EngineSpec {
             .collect()
     }
 
-    /// A player for games from `start`; a SAU player serves several games (see `Seat`).
+    /// A player for games from `start`; a SAU player serves several games (see `Seat`), a
+    /// Gomocup one starts a fresh program for each game.
     pub fn build<G: ArenaGame>(&self, seed: u64, start: &G) -> Result<Box<dyn Player<G>>, String> {
         Ok(match &self.kind {
             EngineKind::Builtin(spec) => Box::new(Builtin::<G>::from_spec(&self.name, spec, seed)?),
@@ -113,13 +114,8 @@ impl EngineSpec {
                 start
                     .check_protocol(protocol)
                     .map_err(|e| format!("{}: {e}", self.name))?;
-                if protocol == "sau" {
-                    Box::new(SauPlayer::new(&self.name, command))
-                } else {
-                    let mode = BotzoneMode::from_name(protocol)
-                        .ok_or_else(|| format!("unknown protocol {protocol}"))?;
-                    Box::new(BotzonePlayer::new(&self.name, command, mode))
-                }
+                G::external_player(&self.name, command, protocol)
+                    .map_err(|e| format!("{}: {e}", self.name))?
             }
         })
     }

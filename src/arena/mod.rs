@@ -5,6 +5,7 @@ pub mod botzone_player;
 pub mod bracket;
 pub mod cli;
 pub mod duel;
+pub mod gomocup_player;
 pub mod player;
 pub mod process;
 pub mod record;

@@ -1,5 +1,5 @@
 //! One game between two players, judged by the project's own rules and clocks. A player answers
-//! a whole turn (NoGo: one stone; Connect6: one or two); every stone is checked. Any failure of
+//! a whole turn (NoGo and Gomoku: one stone; Connect6: one or two); every stone is checked. Any failure of
 //! a player (illegal or unreadable move, a turn with the wrong number of stones, time-out,
 //! crash, closed pipe, missing keep-running marker) loses the game on the spot, and the record
 //! says why. The clocks run per turn.
@@ -86,6 +86,8 @@ pub fn play_game<G: ArenaGame>(
             pos: &game.pos,
             turns: &game.turns,
             budget,
+            clock: tc,
+            used: game.used[side.index()],
         };
         let (answer, took) = players[side.index()].play(turn);
         game.used[side.index()] += took;

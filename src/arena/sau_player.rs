@@ -193,7 +193,7 @@ pub fn decode<G: ArenaGame>(
     Ok(stones)
 }
 
-fn clip(s: &str) -> String {
+pub(super) fn clip(s: &str) -> String {
     let mut out: String = s.chars().take(80).collect();
     if out.len() < s.len() {
         out.push_str("...");

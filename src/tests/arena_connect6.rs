@@ -16,8 +16,8 @@ use stonebrain::game::{Color, Game, Outcome};
 
 fn board(size: usize) -> Connect6 {
     Connect6::start(&GameOptions {
-        centre_ban: false,
         size: Some(size),
+        ..GameOptions::default()
     })
     .unwrap()
 }
@@ -189,8 +189,8 @@ fn a_full_board_is_a_draw() {
         tc: TimeControl::default(),
         seed: 3,
         options: GameOptions {
-            centre_ban: false,
             size: Some(6),
+            ..GameOptions::default()
         },
         sprt: None,
     };
@@ -617,13 +617,14 @@ fn the_arena_command_plays_connect6() {
     refused(
         &[
             "--game",
-            "gomoku",
+            "connect6",
+            "--exact-five",
             "--engine",
             "builtin=random",
             "--engine",
             "builtin=random",
         ],
-        "cannot play gomoku yet",
+        "exact five is a Gomoku rule",
     );
 }
 
