@@ -356,15 +356,23 @@ impl ArenaGame for Gomoku {
     }
 
     fn check_protocol(&self, protocol: &str) -> Result<(), String> {
-        // Botzone's Gomoku (15x15, the NoGo request shape) needs the game's Botzone codec; until
-        // it is in this tree the arena refuses it instead of guessing the format. Enabling it is
-        // accepting BOTZONE_PROTOCOLS here for 15x15 and calling `botzone_player` below.
+        // Botzone's Gomoku is 15x15 and has no simple interaction.
+        let botzone = crate::game::gomoku::DEFAULT_SIZE;
         match protocol {
             "gomocup" => Ok(()),
-            p if BOTZONE_PROTOCOLS.contains(&p) => Err(format!(
-                "the arena does not speak Botzone's Gomoku yet: use proto=gomocup, not {p:?}"
+            "botzone" | "botzone-keep-running" if self.size() == botzone => Ok(()),
+            "botzone" | "botzone-keep-running" => Err(format!(
+                "Botzone's Gomoku is {botzone}x{botzone}: play it with --size {botzone} \
+                 (this match is {0}x{0})",
+                self.size()
             )),
-            _ => Err(format!("Gomoku is played over gomocup, not {protocol:?}")),
+            p if BOTZONE_PROTOCOLS.contains(&p) => Err(format!(
+                "Botzone's Gomoku has no simple interaction: use botzone or \
+                 botzone-keep-running, not {p:?}"
+            )),
+            _ => Err(format!(
+                "Gomoku is played over gomocup, botzone or botzone-keep-running, not {protocol:?}"
+            )),
         }
     }
 
@@ -375,7 +383,7 @@ impl ArenaGame for Gomoku {
     ) -> Result<Box<dyn Player<Gomoku>>, String> {
         match protocol {
             "gomocup" => Ok(Box::new(GomocupPlayer::new(name, command))),
-            _ => Err(format!("Gomoku is played over gomocup, not {protocol:?}")),
+            _ => botzone_player(name, command, protocol),
         }
     }
 

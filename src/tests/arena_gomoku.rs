@@ -820,12 +820,12 @@ fn the_arena_command_plays_gomoku() {
             "--engine",
             "name=a",
             "cmd=true",
-            "proto=botzone",
+            "proto=botzone-simple",
             "--engine",
             "name=b",
             "builtin=random",
         ]),
-        "proto=gomocup",
+        "no simple interaction",
     );
     refused(
         &gomoku(&[
@@ -856,10 +856,8 @@ fn the_arena_command_plays_gomoku() {
 }
 
 /// The real bot over Gomocup, a fresh process a game, from the empty board and from an opening,
-/// with both colours. Only legal play is checked, not strength.
+/// with both colours: legal play to the end, and a win against the random player.
 #[test]
-#[ignore = "waits for the Gomocup side of the bot: `stonebrain --protocol gomocup` still refuses \
-            Gomoku in this tree"]
 fn the_real_bot_plays_gomoku_over_gomocup() {
     let cmd = format!("{} --protocol gomocup --seed 3 --time-ms 200", bin());
     let start = board(15);
@@ -883,5 +881,58 @@ fn the_real_bot_plays_gomoku_over_gomocup() {
             play_game(&mut random, &mut bot, &start, opening, tc)
         };
         assert_rules_end(&rec, &start);
+        let bot_colour = if bot_black {
+            Color::Black
+        } else {
+            Color::White
+        };
+        assert_eq!(rec.winner, Some(bot_colour), "{}", rec.reason.describe());
+    }
+}
+
+/// The real bot on Botzone's Gomoku, full history (a process a turn) and keep-running, with
+/// both colours: legal play to the end, and a win against the random player.
+#[test]
+fn the_real_bot_plays_gomoku_on_botzone() {
+    use stonebrain::arena::botzone_player::{BotzoneMode, BotzonePlayer};
+    let cmd = format!(
+        "{} --protocol botzone --game gomoku --seed 3 --time-ms 300",
+        bin()
+    );
+    let start = board(15);
+    let tc = TimeControl {
+        per_move: Some(Duration::from_secs(2)),
+        per_game: None,
+    };
+    for (mode, bot_black) in [
+        ("botzone", true),
+        ("botzone", false),
+        ("botzone-keep-running", true),
+        ("botzone-keep-running", false),
+    ] {
+        let cmd = if mode == "botzone-keep-running" {
+            format!("{cmd} --keep-running")
+        } else {
+            cmd.clone()
+        };
+        let mut bot = BotzonePlayer::new("stonebrain", &cmd, BotzoneMode::from_name(mode).unwrap());
+        let mut random = builtin("random", 5);
+        let rec = if bot_black {
+            play_game(&mut bot, &mut random, &start, &[], tc)
+        } else {
+            play_game(&mut random, &mut bot, &start, &[], tc)
+        };
+        assert_rules_end(&rec, &start);
+        let bot_colour = if bot_black {
+            Color::Black
+        } else {
+            Color::White
+        };
+        assert_eq!(
+            rec.winner,
+            Some(bot_colour),
+            "{mode}: {}",
+            rec.reason.describe()
+        );
     }
 }
