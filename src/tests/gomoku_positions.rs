@@ -359,3 +359,70 @@ fn generate_positions() {
         );
     }
 }
+
+/// Not a test: makes VCT positions (no VCF; the engine finds a win, and every reply to its move
+/// leaves a brute-force VCF). `cargo test --release --test gomoku_positions generate_vct --
+/// --ignored --nocapture`.
+#[test]
+#[ignore]
+fn generate_vct_positions() {
+    let mut rng = XorShift::new(0x7c7);
+    let mut made = 0;
+    let size = 15;
+    let mut tried = 0;
+    while made < 15 && tried < 20_000 {
+        tried += 1;
+        let mut pos = Gomoku::new(GomokuRules::default());
+        let plies = 8 + rng.below(12);
+        let mut ok = true;
+        for _ in 0..plies {
+            let p = pos.point(4 + rng.below(7), 4 + rng.below(7));
+            if pos.color_at(p).is_some() {
+                continue;
+            }
+            pos.play(p);
+            if pos.outcome().is_some() {
+                ok = false;
+                break;
+            }
+        }
+        let me = pos.side_to_move();
+        if !ok
+            || !five_points(&pos, me).is_empty()
+            || !five_points(&pos, me.opponent()).is_empty()
+            || vcf_length(&pos, 4).is_some()
+        {
+            continue;
+        }
+        let (m, rate) = engine_move(&pos, 200_000);
+        if rate != Some(1.0) {
+            continue;
+        }
+        let mut after = pos.clone();
+        after.play(m);
+        let proved = empties_near(&after).into_iter().all(|r| {
+            let mut d = after.clone();
+            d.play(r);
+            d.outcome().is_none() && brute_vcf(&d, 4)
+        });
+        if !proved {
+            continue;
+        }
+        let stones = |c: Color| {
+            let h = pos.moves();
+            h.iter()
+                .enumerate()
+                .filter(|(i, _)| (i % 2 == 0) == (c == Color::Black))
+                .map(|(_, &p)| name(p, size))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        made += 1;
+        println!(
+            "name: generated VCT {made}\nto-move: {}\nblack: {}\nwhite: {}\nexpect: vct\nnodes: 200000\n",
+            if me == Color::Black { "black" } else { "white" },
+            stones(Color::Black),
+            stones(Color::White)
+        );
+    }
+}
