@@ -2,10 +2,12 @@
 //!
 //! Layers, from the bottom: `game` (rules), `search` (generic machinery: clock, MCTS), `engine`
 //! (per-game move choice), `protocol` (platforms' wire formats and the serve loop), `arena`
-//! (matches between players), `bench` (speed measurements).
+//! (matches between players), `console` (games against a person at the terminal), `bench`
+//! (speed measurements).
 
 pub mod arena;
 pub mod bench;
+pub mod console;
 pub mod engine;
 pub mod game;
 pub mod protocol;

@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
 use stonebrain::arena::cli::{ArenaArgs, BracketArgs};
+use stonebrain::console::PlayArgs;
 use stonebrain::protocol::cli::{command_line, serve_platform, GameArg, ServeArgs};
 use stonebrain::protocol::GameKind;
 
@@ -36,6 +37,8 @@ enum Command {
     Arena(ArenaArgs),
     /// Run a seeded single-elimination bracket, with an HTML report.
     Bracket(BracketArgs),
+    /// Play against the computer at the console (or watch it play itself).
+    Play(PlayArgs),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         }) => bench(game.kind(), json, seconds),
         Some(Command::Arena(args)) => report_error(stonebrain::arena::cli::arena(&args)),
         Some(Command::Bracket(args)) => report_error(stonebrain::arena::cli::bracket(&args)),
+        Some(Command::Play(args)) => stonebrain::console::play(&args),
     }
 }
 
