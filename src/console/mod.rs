@@ -894,8 +894,7 @@ impl<'t, G: ConsoleGame> Session<'t, G> {
         let taken = self.history.len() - n;
         self.history.truncate(n);
         self.rebuild();
-        let stones = if taken == 1 { "stone" } else { "stones" };
-        let text = format!("Took back {taken} {stones}.");
+        let text = format!("Took back {}.", count(taken, "stone"));
         self.say(Tone::Info, text);
     }
 
@@ -941,7 +940,11 @@ impl<'t, G: ConsoleGame> Session<'t, G> {
         let file = self.save_file();
         match file.write_file(&path) {
             Ok(()) => {
-                let text = format!("Saved to {} ({} turns).", path.display(), file.turns.len());
+                let text = format!(
+                    "Saved to {} ({}).",
+                    path.display(),
+                    count(file.turns.len(), "turn")
+                );
                 self.say(Tone::Info, text);
                 self.save_path = Some(path);
                 self.saved_len = Some(self.history.len());
@@ -994,10 +997,10 @@ impl<'t, G: ConsoleGame> Session<'t, G> {
         self.recent.clear();
         self.saved_len = Some(self.history.len());
         let text = format!(
-            "Loaded {}: {}, {} turns. {}",
+            "Loaded {}: {}, {} played. {}",
             path.display(),
             self.setup.describe(),
-            save.turns.len(),
+            count(save.turns.len(), "turn"),
             self.who_plays()
         );
         self.save_path = Some(path);
@@ -1061,14 +1064,23 @@ fn parse_side(word: &str) -> Option<Color> {
     }
 }
 
-/// A single word of letters that cannot be a point in the game's notation: an unknown command
-/// rather than a bad move.
+/// A single word of letters that is no attempt at a point: an unknown command rather than a bad
+/// move. Where points are letters, words of up to four letters (two points) count as points.
 fn is_word(line: &str, notation: &Notation) -> bool {
     let letters_are_points =
         notation.main != notation::Style::Numbers || notation.other != notation::Style::Numbers;
     !line.is_empty()
         && line.chars().all(|c| c.is_ascii_alphabetic())
-        && (!letters_are_points || !line.len().is_multiple_of(2) || line.len() > 4)
+        && (!letters_are_points || line.len() > 4)
+}
+
+/// `1 turn`, `2 turns`.
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 fn stone_letter(c: Color) -> char {
