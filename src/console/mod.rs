@@ -433,7 +433,7 @@ impl<'t, G: ConsoleGame> Session<'t, G> {
         let s = self.opts.time.as_secs_f64();
         let mut t = format!("{s} s");
         if let Some(n) = self.opts.nodes {
-            t.push_str(&format!(" (at most {n} {})", self.work_unit()));
+            t.push_str(&format!(" or {n} {}", self.work_unit()));
         }
         t
     }
