@@ -817,10 +817,18 @@ mod tests {
         assert!(Nogo::start(&five).is_err());
         assert!(Connect6::start(&five).is_err());
         assert!(plain.check_protocol("gomocup").is_ok());
+        // Botzone's Gomoku: 15x15, JSON and keep-running only.
+        assert!(plain.check_protocol("botzone").is_ok());
+        assert!(plain.check_protocol("botzone-keep-running").is_ok());
         assert!(plain
+            .check_protocol("botzone-simple")
+            .unwrap_err()
+            .contains("no simple interaction"));
+        assert!(g(Some(19), false)
+            .unwrap()
             .check_protocol("botzone")
             .unwrap_err()
-            .contains("proto=gomocup"));
+            .contains("--size 15"));
         assert!(plain.check_protocol("sau").is_err());
         let c6 = Connect6::start(&GameOptions::default()).unwrap();
         assert!(c6.check_protocol("gomocup").is_err());
