@@ -148,8 +148,8 @@ impl Term {
     }
 }
 
-/// Reads standard input a line at a time until its end, cutting overlong lines and reading bytes
-/// that are not UTF-8 as replacement characters, so that no input can stop the console.
+/// Reads standard input a line at a time until its end, cutting overlong lines, so that no
+/// input can stop the console.
 fn read_lines(send: mpsc::Sender<String>) {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -182,7 +182,18 @@ fn read_lines(send: mpsc::Sender<String>) {
     }
 }
 
+/// The text of a line: bytes that are not UTF-8 and control characters (escape sequences among
+/// them, which must never reach the screen when the line is echoed or quoted) become U+FFFD.
 fn finish(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
-    text.trim_end_matches('\r').to_string()
+    text.trim_end_matches('\r')
+        .chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        })
+        .collect()
 }

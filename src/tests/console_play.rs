@@ -674,3 +674,59 @@ fn the_board_shows_the_platform_coordinates() {
     assert_eq!(after.matches('[').count(), 1, "{out}");
     assert!(after.contains("[O]") && after.contains(" X "), "{out}");
 }
+
+#[test]
+fn random_lines_never_stop_the_console() {
+    let words = [
+        "undo",
+        "hint",
+        "new",
+        "swap",
+        "side",
+        "board",
+        "help",
+        "load",
+        "new white",
+        "side black",
+        "JJ",
+        "7,7",
+        "4 4",
+        "HH",
+        "@@",
+        "-1,-1",
+        "(3,3)",
+        "AA BB",
+        "jkkl",
+        "0,0 1,1 2,2",
+    ];
+    for (g, game) in ["nogo", "gomoku", "connect6"].into_iter().enumerate() {
+        let mut rng = XorShift::new(40 + g as u64);
+        let mut input: Vec<u8> = Vec::new();
+        for _ in 0..150 {
+            match rng.below(4) {
+                0 => input.extend_from_slice(words[rng.below(words.len())].as_bytes()),
+                1 => {
+                    let (x, y) = (rng.below(22) as i64 - 1, rng.below(22) as i64 - 1);
+                    input.extend_from_slice(format!("{x},{y}").as_bytes());
+                }
+                2 => {
+                    // Two to five letters (one letter may be a command: `q` quits).
+                    for _ in 0..2 + rng.below(4) {
+                        input.push(b'A' + rng.below(26) as u8);
+                    }
+                }
+                _ => {
+                    for _ in 0..rng.below(12) {
+                        // Any byte but a newline: control characters, invalid UTF-8, escapes.
+                        let b = rng.below(256) as u8;
+                        input.push(if b == b'\n' { b' ' } else { b });
+                    }
+                }
+            }
+            input.push(b'\n');
+        }
+        let out = clean_session(&[game], &input);
+        // Every line was read at a prompt.
+        assert_eq!(out.matches(" > ").count(), 151, "{out}");
+    }
+}
