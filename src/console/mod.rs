@@ -555,10 +555,20 @@ impl<'t, G: ConsoleGame> Session<'t, G> {
         let mut text = String::new();
         if self.term.redraw {
             self.term.clear_screen();
+            let seats = match self.seats {
+                Seats::Human(c) => format!(
+                    "you {} {}, computer {} {}",
+                    c.name(),
+                    stone_letter(c),
+                    c.opponent().name(),
+                    stone_letter(c.opponent())
+                ),
+                Seats::Watch { .. } => "computer against computer".to_string(),
+            };
             text.push_str(&self.term.bold(&format!(
-                "stonebrain | {} | {}",
+                "stonebrain | {} | {seats}, {} a move",
                 self.setup.describe(),
-                self.who_plays()
+                self.think_time()
             )));
             text.push_str("\n\n");
         }
