@@ -51,7 +51,7 @@ pub struct PlayArgs {
     /// Gomoku only: the computer's level (wintable, classic or full; default full).
     #[arg(long, value_parser = Level::parse)]
     pub level: Option<Level>,
-    /// Seconds the computer thinks per move (a Connect6 turn counts as one move).
+    /// Seconds the computer may think per move (a Connect6 turn counts as one move).
     #[arg(long, default_value_t = 1.0, value_parser = parse_seconds)]
     pub time: f64,
     /// Also stop each computer move after this many playouts (NoGo) or nodes.
@@ -70,7 +70,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     pub load: Option<PathBuf>,
     /// Colour: auto (a terminal without NO_COLOR), always or never.
-    #[arg(long, value_enum, default_value_t = ColourChoice::Auto)]
+    #[arg(long, visible_alias = "colour", value_enum, default_value_t = ColourChoice::Auto)]
     pub color: ColourChoice,
 }
 
