@@ -769,6 +769,14 @@ impl<'t, G: ConsoleGame> Session<'t, G> {
             self.say(Tone::Error, e);
             return;
         }
+        if points.len() == 2 && points[0] == points[1] {
+            let e = format!(
+                "{} twice: the two stones of a turn go on two different points.",
+                self.notation.write(points[0])
+            );
+            self.say(Tone::Error, e);
+            return;
+        }
         let mut trial = self.pos.clone();
         let mut moves = Vec::new();
         for &p in &points {

@@ -440,7 +440,7 @@ fn connect6_bad_input_is_explained_and_asked_again() {
             "Black (you) plays JJ (9,9).",
             "A turn is two stones: give both",
             "A turn is two stones, not 3.",
-            "AA: the point is already occupied",
+            "AA twice: the two stones of a turn go on two different points.",
             "'JJJ': every point is two letters",
             "JJ: the point is already occupied",
             "TT is off the board: the letters run from A to S",
