@@ -1,4 +1,6 @@
-//! Game-independent search machinery: time budgets and Monte-Carlo tree search.
+//! Game-independent search machinery: time budgets, node budgets and Monte-Carlo tree search.
 
+pub mod budget;
 pub mod clock;
 pub mod mcts;
+pub mod score;

@@ -9,13 +9,11 @@
 //! the longest defence are preferred.
 
 use super::board::Board;
-use super::budget::Budget;
 use crate::game::connect6::Stone;
 use crate::game::Game;
+use crate::search::budget::Budget;
 
-pub const WIN: i32 = 1_000_000;
-/// Scores beyond this are wins or losses found by search.
-pub const WIN_BOUND: i32 = WIN - 1000;
+pub use crate::search::score::{WIN, WIN_BOUND};
 
 #[derive(Clone, Copy, Debug)]
 pub struct Width {

@@ -11,7 +11,6 @@
 
 mod alphabeta;
 mod board;
-mod budget;
 mod threats;
 
 pub use alphabeta::Width;
@@ -19,10 +18,11 @@ pub use alphabeta::Width;
 use super::{Decision, Engine};
 use crate::game::connect6::{Connect6, Stone};
 use crate::game::Game;
+use crate::search::budget::Budget;
 use crate::search::clock::Limits;
+use crate::search::score::win_rate;
 use alphabeta::{Searcher, Table, Turn, WIN, WIN_BOUND};
 use board::Board;
-use budget::Budget;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
@@ -388,15 +388,7 @@ impl Engine<Connect6> for Connect6Engine {
         }
         Decision {
             mv: Some(first),
-            win_rate: choice.value.map(|v| {
-                if v > WIN_BOUND {
-                    1.0
-                } else if v < -WIN_BOUND {
-                    0.0
-                } else {
-                    1.0 / (1.0 + (-(v as f32) / 400.0).exp())
-                }
-            }),
+            win_rate: choice.value.map(|v| win_rate(v, 400.0)),
             work: budget.nodes,
             work_unit: "nodes",
             elapsed: start.elapsed(),

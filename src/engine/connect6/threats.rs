@@ -13,9 +13,9 @@
 //! by that rule on our next turn.
 
 use super::board::Board;
-use super::budget::Budget;
 use crate::game::connect6::Stone;
 use crate::game::{Color, Game};
+use crate::search::budget::Budget;
 use std::collections::HashMap;
 
 /// Results already proved or refuted, by position hash: the largest depth at which the side to

@@ -15,13 +15,14 @@ mod vcf;
 use super::{Decision, Engine};
 use crate::game::gomoku::{Gomoku, Point};
 use crate::game::Game;
+use crate::search::budget::Budget;
 use crate::search::clock::Limits;
+use crate::search::score::win_rate;
 use board::Board;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use search::{Searcher, Table, WIN, WIN_BOUND};
 use std::time::{Duration, Instant};
-use vcf::Budget;
 
 #[derive(Clone, Debug)]
 pub struct GomokuConfig {
@@ -120,7 +121,7 @@ impl GomokuEngine {
                 value: Some(WIN),
             };
         }
-        let saved = budget.limits.stop_at;
+        let saved = budget.limits().stop_at;
         budget.set_deadline(share(saved, self.config.vct_share));
         let vct = vcf::find_vct(&mut board, self.config.vct_depth, 6, budget);
         budget.set_deadline(saved);
@@ -194,7 +195,7 @@ impl GomokuEngine {
             if scores[0].abs() > WIN_BOUND {
                 break;
             }
-            if let Some(stop) = searcher.budget.limits.stop_at {
+            if let Some(stop) = searcher.budget.limits().stop_at {
                 let spent = started.elapsed();
                 if stop.saturating_duration_since(Instant::now()) < spent * 2 {
                     break;
@@ -292,15 +293,7 @@ impl Engine<Gomoku> for GomokuEngine {
         let choice = self.choose(pos, &mut budget);
         Decision {
             mv: Some(choice.mv),
-            win_rate: choice.value.map(|v| {
-                if v > WIN_BOUND {
-                    1.0
-                } else if v < -WIN_BOUND {
-                    0.0
-                } else {
-                    1.0 / (1.0 + (-(v as f32) / 300.0).exp())
-                }
-            }),
+            win_rate: choice.value.map(|v| win_rate(v, 300.0)),
             work: budget.nodes,
             work_unit: "nodes",
             elapsed: start.elapsed(),

@@ -4,13 +4,12 @@
 //! single five of the opponent leaves one legal reply (searched without using up depth).
 
 use super::board::Board;
-use super::vcf::{self, Budget};
+use super::vcf;
 use crate::game::gomoku::Point;
 use crate::game::Game;
+use crate::search::budget::Budget;
 
-pub const WIN: i32 = 1_000_000;
-/// Scores beyond this are proved wins or losses.
-pub const WIN_BOUND: i32 = WIN - 1000;
+pub use crate::search::score::{WIN, WIN_BOUND};
 
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 enum Bound {
@@ -162,7 +161,7 @@ impl Searcher<'_> {
         }
         if depth <= 0 {
             if their_fives == 0 && self.leaf_vcf > 0 {
-                let mut b = Budget::new(self.budget.limits);
+                let mut b = Budget::new(self.budget.limits());
                 b.nodes = self.budget.nodes;
                 let found = vcf::find_vcf(self.board, self.leaf_vcf, &mut b).is_some();
                 self.budget.nodes = b.nodes;

@@ -14,43 +14,7 @@ use super::board::Board;
 use super::pattern::Class;
 use crate::game::gomoku::Point;
 use crate::game::Color;
-use crate::search::clock::Limits;
-use std::time::Instant;
-
-/// Node counting with a stop check, shared by the searches of one decision.
-pub struct Budget {
-    pub limits: Limits,
-    pub nodes: u64,
-    stopped: bool,
-}
-
-impl Budget {
-    pub fn new(limits: Limits) -> Budget {
-        Budget {
-            limits,
-            nodes: 0,
-            stopped: false,
-        }
-    }
-
-    pub fn tick(&mut self) {
-        self.nodes += 1;
-        if (self.nodes.is_multiple_of(256) && self.limits.done(self.nodes, Instant::now()))
-            || self.limits.max_iterations.is_some_and(|m| self.nodes >= m)
-        {
-            self.stopped = true;
-        }
-    }
-
-    pub fn stopped(&self) -> bool {
-        self.stopped
-    }
-
-    pub fn set_deadline(&mut self, at: Option<Instant>) {
-        self.limits.stop_at = at;
-        self.stopped = false;
-    }
-}
+use crate::search::budget::Budget;
 
 /// The attacker's first move of a VCF within `depth` of its own moves, if any.
 pub fn find_vcf(board: &mut Board, depth: u32, budget: &mut Budget) -> Option<Point> {
