@@ -30,6 +30,17 @@ pub struct Decision<M> {
 }
 
 impl<M> Decision<M> {
+    /// No move and no work: the answer for a finished game, and the start of a summary.
+    pub fn none() -> Decision<M> {
+        Decision {
+            mv: None,
+            win_rate: None,
+            work: 0,
+            work_unit: "nodes",
+            elapsed: Duration::ZERO,
+        }
+    }
+
     /// A short single-line summary for debug channels (never contains the word "move").
     pub fn summary(&self) -> String {
         let mut s = format!("{} {}", self.work, self.work_unit);

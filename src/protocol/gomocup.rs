@@ -847,13 +847,7 @@ mod tests {
     }
 
     fn decision() -> Decision<Point> {
-        Decision {
-            mv: None,
-            win_rate: None,
-            work: 0,
-            work_unit: "nodes",
-            elapsed: Duration::ZERO,
-        }
+        Decision::none()
     }
 
     fn kinds(events: &[Event<Point>]) -> Vec<&'static str> {

@@ -454,13 +454,7 @@ mod tests {
     }
 
     fn decision() -> Decision<Stone> {
-        Decision {
-            mv: None,
-            win_rate: None,
-            work: 0,
-            work_unit: "nodes",
-            elapsed: Duration::ZERO,
-        }
+        Decision::none()
     }
 
     /// What `write_answer` prints for `turn`.

@@ -8,7 +8,7 @@ use crate::search::clock::{Limits, TurnBudget};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicUsize;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Builds an empty board from a side and a platform's rule bits: see `Session::board_maker`.
 pub type BoardMaker<G> = fn(usize, u32) -> Result<G, String>;
@@ -136,13 +136,7 @@ impl<G: Game> Session<G> {
             .interruptible(interrupt);
         let started = Instant::now();
         let mut turn = Vec::new();
-        let mut summary = Decision {
-            mv: None,
-            win_rate: None,
-            work: 0,
-            work_unit: "nodes",
-            elapsed: Duration::ZERO,
-        };
+        let mut summary = Decision::none();
         let mut random = RandomPlayer::new(self.pos.hash() ^ 0x5eed);
         let mut others = SmallRng::seed_from_u64(self.pos.hash() ^ 0xa501d);
         while self.pos.outcome().is_none() && self.pos.side_to_move() == side {

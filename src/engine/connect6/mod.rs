@@ -25,7 +25,7 @@ use alphabeta::{Searcher, Table, Turn, WIN, WIN_BOUND};
 use board::Board;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use threats::ThreatCache;
 
 #[derive(Clone, Debug)]
@@ -358,13 +358,7 @@ impl Engine<Connect6> for Connect6Engine {
             };
         }
         if pos.outcome().is_some() {
-            return Decision {
-                mv: None,
-                win_rate: None,
-                work: 0,
-                work_unit: "nodes",
-                elapsed: Duration::ZERO,
-            };
+            return Decision::none();
         }
         let mut budget = Budget::new(limits);
         let choice = self.choose(pos, &mut budget);
@@ -402,6 +396,7 @@ mod tests {
     use crate::engine::random::RandomPlayer;
     use crate::game::connect6::Connect6Rules;
     use crate::game::{Color, Outcome};
+    use std::time::Duration;
 
     /// Plays one game, the engine as `engine_color`, each engine stone under `limits`.
     fn game_vs(
@@ -494,6 +489,7 @@ mod tests {
 mod selfplay_print {
     use super::*;
     use crate::game::connect6::Connect6Rules;
+    use std::time::Duration;
 
     /// Not a test: prints a self-play game's stones per colour after each turn, in SAU letters.
     #[test]

@@ -22,7 +22,7 @@ use board::Board;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use search::{Searcher, Table, WIN, WIN_BOUND};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(Clone, Debug)]
 pub struct GomokuConfig {
@@ -281,13 +281,7 @@ impl Engine<Gomoku> for GomokuEngine {
     fn think(&mut self, pos: &Gomoku, limits: Limits) -> Decision<Point> {
         let start = Instant::now();
         if pos.outcome().is_some() {
-            return Decision {
-                mv: None,
-                win_rate: None,
-                work: 0,
-                work_unit: "nodes",
-                elapsed: Duration::ZERO,
-            };
+            return Decision::none();
         }
         let mut budget = Budget::new(limits);
         let choice = self.choose(pos, &mut budget);
@@ -350,6 +344,7 @@ mod tests {
 mod selfplay_print {
     use super::*;
     use crate::game::gomoku::GomokuRules;
+    use std::time::Duration;
 
     /// Not a test: prints a self-play game in seed-000 letters, to pick bench positions.
     #[test]
@@ -385,6 +380,7 @@ mod spar {
     use crate::engine::gomoku_level::{build, Level};
     use crate::game::gomoku::GomokuRules;
     use crate::game::{Color, Outcome};
+    use std::time::Duration;
 
     /// Not a test: `full` at 200 ms against the teaching levels, both colours.
     #[test]
