@@ -72,23 +72,6 @@ impl Engine<Gomoku> for GomokuClassic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::gomoku::GomokuRules;
-    use crate::game::{Color, Outcome};
-
-    /// A game of size `n` after Black's and White's stones, given as `(x, y)` and played in
-    /// turn, Black first (the longer list may only be Black's, by one stone).
-    fn position(n: usize, black: &[(usize, usize)], white: &[(usize, usize)]) -> Gomoku {
-        assert!(black.len() == white.len() || black.len() == white.len() + 1);
-        let mut g = Gomoku::new(GomokuRules::new(n, false).unwrap());
-        for (i, &(x, y)) in black.iter().enumerate() {
-            g.try_play(g.point(x, y)).unwrap();
-            if let Some(&(x, y)) = white.get(i) {
-                g.try_play(g.point(x, y)).unwrap();
-            }
-        }
-        assert_eq!(g.outcome(), None, "\n{g}");
-        g
-    }
 
     fn play(g: &Gomoku, seed: u64) -> (usize, usize) {
         let mv = GomokuClassic::new(seed)
@@ -97,78 +80,6 @@ mod tests {
             .unwrap();
         assert!(g.is_legal(mv));
         g.coords(mv)
-    }
-
-    #[test]
-    fn takes_an_immediate_five_on_every_size() {
-        for n in [11, 15, 20] {
-            // Black: four across on the top row's neighbour, open at the right only (the left
-            // end is the edge). White: four down the far column, to be blocked or not.
-            let black = [(0, 1), (1, 1), (2, 1), (3, 1)];
-            let white = [(n - 1, 5), (n - 1, 6), (n - 1, 7), (n - 3, 9)];
-            let g = position(n, &black, &white);
-            for seed in 0..5 {
-                assert_eq!(play(&g, seed), (4, 1), "size {n}\n{g}");
-            }
-            let mut after = g.clone();
-            after.play(after.point(4, 1));
-            assert_eq!(after.outcome(), Some(Outcome::Win(Color::Black)));
-        }
-    }
-
-    #[test]
-    fn makes_five_before_blocking_a_four() {
-        // Both sides hold a four; the side to move (White here) wins rather than blocks.
-        for n in [11, 20] {
-            let black = [(2, 2), (3, 2), (4, 2), (5, 2), (0, n - 1)];
-            let white = [(2, 6), (2, 7), (2, 8), (2, 9)];
-            let g = position(n, &black, &white);
-            assert_eq!(g.side_to_move(), Color::White);
-            let (x, y) = play(&g, 7);
-            assert!(
-                (x, y) == (2, 5) || (x, y) == (2, 10),
-                "size {n}: ({x},{y})\n{g}"
-            );
-        }
-    }
-
-    #[test]
-    fn blocks_a_four() {
-        for n in [11, 15, 20] {
-            // White's four down column 6 from row 1: the top end (6, 0) is open, the bottom one
-            // taken by Black; Black, to move, must play (6, 0).
-            let black = [(6, 5), (0, n - 1), (n - 1, n - 1), (n - 1, 0)];
-            let white = [(6, 1), (6, 2), (6, 3), (6, 4)];
-            let g = position(n, &black, &white);
-            assert_eq!(g.side_to_move(), Color::Black);
-            assert_eq!(play(&g, 3), (6, 0), "size {n}\n{g}");
-        }
-    }
-
-    #[test]
-    fn blocks_an_open_four_at_one_end() {
-        let black = [(0, 0), (14, 14), (14, 0), (0, 14)];
-        let white = [(5, 7), (6, 7), (7, 7), (8, 7)];
-        let g = position(15, &black, &white);
-        let (x, y) = play(&g, 1);
-        assert!((x, y) == (4, 7) || (x, y) == (9, 7), "({x},{y})\n{g}");
-    }
-
-    #[test]
-    fn plays_legal_points_until_the_board_is_full_on_11_and_20() {
-        // Two classic players against each other: every move legal, the game ends.
-        for n in [11, 20] {
-            let mut g = Gomoku::new(GomokuRules::new(n, false).unwrap());
-            let mut players = [GomokuClassic::new(1), GomokuClassic::new(2)];
-            while g.outcome().is_none() {
-                let side = g.side_to_move().index();
-                let mv = players[side].think(&g, Limits::default()).mv.unwrap();
-                assert!(g.is_legal(mv), "({:?})\n{g}", g.coords(mv));
-                g.play(mv);
-            }
-            assert!(g.ply() <= n * n);
-            assert_eq!(players[0].think(&g, Limits::default()).mv, None);
-        }
     }
 
     #[test]

@@ -333,7 +333,6 @@ impl Engine<Gomoku> for GomokuWintable {
 mod tests {
     use super::*;
     use crate::game::gomoku::GomokuRules;
-    use crate::game::Outcome;
 
     fn position(n: usize, black: &[(usize, usize)], white: &[(usize, usize)]) -> Gomoku {
         assert!(black.len() == white.len() || black.len() == white.len() + 1);
@@ -431,42 +430,10 @@ mod tests {
     }
 
     #[test]
-    fn takes_an_immediate_five_on_every_size() {
+    fn blocks_a_split_four() {
+        // (The plain four and the open four are checked for every level in
+        // `src/tests/gomoku_levels.rs`.)
         for n in [11, 15, 20] {
-            let black = [(0, 1), (1, 1), (2, 1), (3, 1)];
-            let white = [(n - 1, 5), (n - 1, 6), (n - 1, 7), (n - 3, 9)];
-            let g = position(n, &black, &white);
-            for seed in 0..5 {
-                assert_eq!(play(&g, seed), (4, 1), "size {n}\n{g}");
-            }
-            let mut after = g.clone();
-            after.play(after.point(4, 1));
-            assert_eq!(after.outcome(), Some(Outcome::Win(Color::Black)));
-        }
-    }
-
-    #[test]
-    fn makes_five_before_blocking_a_four() {
-        for n in [11, 20] {
-            let black = [(2, 2), (3, 2), (4, 2), (5, 2), (0, n - 1)];
-            let white = [(2, 6), (2, 7), (2, 8), (2, 9)];
-            let g = position(n, &black, &white);
-            assert_eq!(g.side_to_move(), Color::White);
-            let (x, y) = play(&g, 7);
-            assert!(
-                (x, y) == (2, 5) || (x, y) == (2, 10),
-                "size {n}: ({x},{y})\n{g}"
-            );
-        }
-    }
-
-    #[test]
-    fn blocks_a_four_even_a_split_one() {
-        for n in [11, 15, 20] {
-            let black = [(6, 5), (0, n - 1), (n - 1, n - 1), (n - 1, 0)];
-            let white = [(6, 1), (6, 2), (6, 3), (6, 4)];
-            let g = position(n, &black, &white);
-            assert_eq!(play(&g, 3), (6, 0), "size {n}\n{g}");
             // XX.XX: the gap is the only way left to five.
             let white = [(1, 7), (2, 7), (4, 7), (5, 7)];
             let black = [(9, 1), (0, n - 1), (n - 1, n - 1), (n - 1, 0)];
@@ -479,33 +446,12 @@ mod tests {
     }
 
     #[test]
-    fn blocks_an_open_four_at_one_end_and_an_open_three() {
-        let black = [(0, 0), (14, 14), (14, 0), (0, 14)];
-        let white = [(5, 7), (6, 7), (7, 7), (8, 7)];
-        let g = position(15, &black, &white);
-        let (x, y) = play(&g, 1);
-        assert!((x, y) == (4, 7) || (x, y) == (9, 7), "({x},{y})\n{g}");
+    fn blocks_an_open_three() {
         // An open three of White's, Black with single stones only: Black blocks next to it.
         let black = [(0, 0), (14, 14), (14, 0)];
         let white = [(5, 7), (6, 7), (7, 7)];
         let g = position(15, &black, &white);
         let (x, y) = play(&g, 1);
         assert!(y == 7 && (3..=9).contains(&x), "({x},{y})\n{g}");
-    }
-
-    #[test]
-    fn plays_legal_points_until_the_game_ends_on_11_and_20() {
-        for n in [11, 20] {
-            let mut g = Gomoku::new(GomokuRules::new(n, false).unwrap());
-            let mut players = [GomokuWintable::new(1), GomokuWintable::new(2)];
-            while g.outcome().is_none() {
-                let side = g.side_to_move().index();
-                let mv = players[side].think(&g, Limits::default()).mv.unwrap();
-                assert!(g.is_legal(mv), "({:?})\n{g}", g.coords(mv));
-                players[1 - side].observe(&g, mv);
-                g.play(mv);
-            }
-            assert_eq!(players[0].think(&g, Limits::default()).mv, None);
-        }
     }
 }
