@@ -3,10 +3,11 @@
 //! Layers, from the bottom: `game` (rules), `search` (generic machinery: clock, MCTS), `engine`
 //! (per-game move choice), `protocol` (platforms' wire formats and the serve loop), `arena`
 //! (matches between players), `console` (games against a person at the terminal), `bench`
-//! (speed measurements).
+//! (speed measurements), `classroom` (the class battle server of seed 000 and its client).
 
 pub mod arena;
 pub mod bench;
+pub mod classroom;
 pub mod console;
 pub mod engine;
 pub mod game;

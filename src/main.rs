@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
 use stonebrain::arena::cli::{ArenaArgs, BracketArgs};
+use stonebrain::classroom::cli::{ClassroomArgs, ClassroomServerArgs};
 use stonebrain::console::PlayArgs;
 use stonebrain::protocol::cli::{command_line, serve_platform, GameArg, ServeArgs};
 use stonebrain::protocol::GameKind;
@@ -39,6 +40,10 @@ enum Command {
     Bracket(BracketArgs),
     /// Play against the computer at the console (or watch it play itself).
     Play(PlayArgs),
+    /// Play one game of gomoku on a class battle server (seed 000), as a student's bot.
+    Classroom(ClassroomArgs),
+    /// Run a class battle server (seed 000): RSA logins, games over HTTP, Elo ratings.
+    ClassroomServer(ClassroomServerArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +71,8 @@ fn main() -> ExitCode {
         Some(Command::Arena(args)) => report_error(stonebrain::arena::cli::arena(&args)),
         Some(Command::Bracket(args)) => report_error(stonebrain::arena::cli::bracket(&args)),
         Some(Command::Play(args)) => stonebrain::console::play(&args),
+        Some(Command::Classroom(args)) => stonebrain::classroom::cli::classroom(&args),
+        Some(Command::ClassroomServer(args)) => stonebrain::classroom::cli::classroom_server(&args),
     }
 }
 

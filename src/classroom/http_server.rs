@@ -1,0 +1,258 @@
+//! `stonebrain classroom-server`: the class server over HTTP. One thread answers requests (each
+//! takes microseconds) and keeps the clocks; another runs the built-in engine, whose searches
+//! take seconds and must not hold up the students' requests.
+
+use super::params::{parse_body, parse_query};
+use super::server::{failure, BotSettings, Classroom};
+use super::store::Store;
+use super::users::Users;
+use crate::engine::gomoku_level;
+use crate::game::gomoku::{seed_move_text, Gomoku};
+use crate::game::Game;
+use crate::search::clock::Limits;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+pub struct ServerSettings {
+    pub bind: String,
+    pub users: PathBuf,
+    pub data: PathBuf,
+    pub key_bits: u64,
+    pub bot: Option<BotSettings>,
+}
+
+/// Bodies larger than this are refused: the requests here are a few hundred bytes.
+const MAX_BODY: u64 = 64 * 1024;
+
+fn lock(class: &Mutex<Classroom>) -> MutexGuard<'_, Classroom> {
+    // A panic while holding the lock would poison it; the state is still consistent (every
+    // change is made whole before the files are written), so carry on with it.
+    class.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn log(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "classroom-server: {line}");
+    let _ = out.flush();
+}
+
+/// Starts the server and serves until the process is stopped. Errors are for start-up only.
+pub fn serve(settings: ServerSettings) -> Result<(), String> {
+    let users = Users::load(&settings.users)?;
+    if users.is_empty() {
+        return Err(format!("{} lists no users", settings.users.display()));
+    }
+    let store = Store::open(&settings.data)?;
+    let mut rng = SmallRng::from_entropy();
+    let (key, new_key) = store.key_pair(settings.key_bits, &mut rng)?;
+    let class = Classroom::open(users, key, store, settings.bot.clone(), rng, Instant::now())?;
+    let server = tiny_http::Server::http(&settings.bind)
+        .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
+    let address = server
+        .server_addr()
+        .to_ip()
+        .map_or_else(|| settings.bind.clone(), |a| a.to_string());
+    log(&format!(
+        "listening on http://{address} ({} users, {} games, {}-bit key {}, data in {})",
+        class.user_count(),
+        class.game_count(),
+        key_bits(&class),
+        if new_key { "generated" } else { "loaded" },
+        settings.data.display()
+    ));
+    let class = Arc::new(Mutex::new(class));
+    if let Some(bot) = settings.bot {
+        let class = Arc::clone(&class);
+        std::thread::spawn(move || run_engine(class, bot));
+    }
+    loop {
+        let request = match server.recv_timeout(Duration::from_millis(200)) {
+            Ok(r) => r,
+            Err(e) => {
+                log(&format!("ERROR: accepting a request: {e}"));
+                std::thread::sleep(Duration::from_millis(200));
+                None
+            }
+        };
+        if let Some(request) = request {
+            answer(&class, request);
+        }
+        let mut c = lock(&class);
+        c.tick(Instant::now());
+        for event in c.take_events() {
+            log(&event);
+        }
+    }
+}
+
+fn key_bits(class: &Classroom) -> u64 {
+    class.public_key()["bits"].as_u64().unwrap_or(0)
+}
+
+/// Routes one request and sends the answer.
+fn answer(class: &Mutex<Classroom>, mut request: tiny_http::Request) {
+    let (status, body) = route(class, &mut request);
+    let header = tiny_http::Header::from_bytes(
+        &b"Content-Type"[..],
+        &b"application/json; charset=utf-8"[..],
+    );
+    let mut response = tiny_http::Response::from_string(body.to_string()).with_status_code(status);
+    if let Ok(h) = header {
+        response = response.with_header(h);
+    }
+    // A client that hung up is its own problem; the server goes on.
+    let _ = request.respond(response);
+}
+
+fn route(class: &Mutex<Classroom>, request: &mut tiny_http::Request) -> (u16, Value) {
+    use tiny_http::Method;
+    let is_post = match request.method() {
+        Method::Get | Method::Head => false,
+        Method::Post => true,
+        other => {
+            return (
+                405,
+                failure(format!("the method {other} is not used here: GET or POST")),
+            )
+        }
+    };
+    let url = request.url().to_string();
+    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    let mut params = match parse_query(query) {
+        Ok(p) => p,
+        Err(e) => return (200, failure(format!("malformed parameters: {e}"))),
+    };
+    if is_post {
+        match read_body(request) {
+            Ok(body) => {
+                let content_type = request
+                    .headers()
+                    .iter()
+                    .find(|h| h.field.equiv("Content-Type"))
+                    .map(|h| h.value.as_str().to_string())
+                    .unwrap_or_default();
+                match parse_body(&body, &content_type) {
+                    Ok(p) => params.extend(p),
+                    Err(e) => return (200, failure(format!("malformed parameters: {e}"))),
+                }
+            }
+            Err(e) => return (200, failure(e)),
+        }
+    }
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let now = Instant::now();
+    let mut c = lock(class);
+    let value = match segments.as_slice() {
+        [] => index(),
+        ["public_key"] => c.public_key(),
+        ["join_game"] => c.join(&params, now),
+        ["check_game", id] => c.check(id, now),
+        ["check_game"] | ["play_game"] => match params.get("game_id").cloned() {
+            Some(id) if segments[0] == "check_game" => c.check(&id, now),
+            Some(id) => c.play(&id, &params, now),
+            None => failure(format!("missing game id: use /{}/{{game_id}}", segments[0])),
+        },
+        ["play_game", id] => c.play(id, &params, now),
+        ["elo"] | ["ratings"] => c.ratings(),
+        ["games"] => c.game_list(now),
+        _ => {
+            return (
+                404,
+                failure(format!(
+                    "there is nothing at {path}: see / for the endpoints"
+                )),
+            )
+        }
+    };
+    for event in c.take_events() {
+        log(&event);
+    }
+    (200, value)
+}
+
+fn read_body(request: &mut tiny_http::Request) -> Result<String, String> {
+    if request.body_length().is_some_and(|n| n as u64 > MAX_BODY) {
+        return Err(format!("the request body is larger than {MAX_BODY} bytes"));
+    }
+    let mut bytes = Vec::new();
+    request
+        .as_reader()
+        .take(MAX_BODY + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the request body: {e}"))?;
+    if bytes.len() as u64 > MAX_BODY {
+        return Err(format!("the request body is larger than {MAX_BODY} bytes"));
+    }
+    String::from_utf8(bytes).map_err(|_| "malformed parameters: the body is not UTF-8".to_string())
+}
+
+fn index() -> Value {
+    json!({
+        "is_success": true,
+        "message": "stonebrain class server (gomoku, 15x15, seed 000)",
+        "endpoints": {
+            "/public_key": "the RSA public key: e,n in decimal",
+            "/join_game": "user, password (encrypted, hex), optional name -> game_id",
+            "/check_game/{game_id}": "the game's state",
+            "/play_game/{game_id}": "user, password, coord (row letter then column letter, A-O)",
+            "/elo": "the rating table",
+            "/games": "every game, newest first",
+        }
+    })
+}
+
+/// The built-in engine's thread: finds a game where it is to move, thinks without holding the
+/// lock, then plays if the game has not moved on meanwhile.
+fn run_engine(class: Arc<Mutex<Classroom>>, bot: BotSettings) {
+    let mut engine = gomoku_level::build(bot.level, 0x5eed_0000);
+    loop {
+        let turn = lock(&class).engine_turn(Instant::now());
+        let Some((id, moves, left)) = turn else {
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        };
+        // Five seconds of the minute stay in hand for the lock and the answer.
+        let time = bot
+            .move_time
+            .min(left.saturating_sub(Duration::from_secs(5)));
+        let coord = engine_choice(&mut *engine, &moves, time);
+        let Some(coord) = coord else {
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        };
+        let mut c = lock(&class);
+        c.engine_move(&id, moves.len(), &coord, Instant::now());
+        for event in c.take_events() {
+            log(&event);
+        }
+    }
+}
+
+fn engine_choice(
+    engine: &mut dyn crate::engine::Engine<Gomoku>,
+    moves: &[u16],
+    time: Duration,
+) -> Option<String> {
+    let mut pos = Gomoku::default();
+    for &p in moves {
+        pos.check_move(p).ok()?;
+        pos.play(p);
+    }
+    engine.new_game();
+    let time = time.max(Duration::from_millis(20));
+    let decision = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        engine.think(&pos, Limits::time(time))
+    }));
+    let chosen = decision
+        .ok()
+        .and_then(|d| d.mv)
+        .filter(|&p| pos.is_legal(p));
+    // Never lose on time or by a crash: any legal point will do if the engine has nothing.
+    let p = chosen.or_else(|| pos.legal_moves().first().copied())?;
+    Some(seed_move_text(p))
+}
