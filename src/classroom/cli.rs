@@ -78,11 +78,27 @@ pub struct ClassroomArgs {
     /// Seconds before the first retry after a failed call; the pause doubles up to 30 s.
     #[arg(long, default_value = "1", value_parser = parse_seconds)]
     pub retry: Duration,
+    /// Games to play one after the other (each joins anew when the last is over).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
 }
 
-/// Runs `stonebrain classroom`: 0 when a game was played to its end.
+/// Runs `stonebrain classroom`: 0 when every game was played to its end.
 pub fn classroom(args: &ClassroomArgs) -> ExitCode {
-    let settings = ClientSettings {
+    for game in 1..=args.games {
+        if args.games > 1 {
+            println!("classroom: game {game} of {}", args.games);
+        }
+        if let Err(e) = play_one_game(client_settings(args)) {
+            eprintln!("classroom: error: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn client_settings(args: &ClassroomArgs) -> ClientSettings {
+    ClientSettings {
         server: args.server.clone(),
         user: args.user.clone(),
         password: args.password.clone(),
@@ -94,13 +110,6 @@ pub fn classroom(args: &ClassroomArgs) -> ExitCode {
         salt: !args.no_salt,
         give_up: args.give_up,
         retry_first: args.retry.max(Duration::from_millis(10)),
-    };
-    match play_one_game(settings) {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("classroom: error: {e}");
-            ExitCode::FAILURE
-        }
     }
 }
 

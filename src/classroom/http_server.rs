@@ -50,6 +50,7 @@ pub fn serve(settings: ServerSettings) -> Result<(), String> {
     let store = Store::open(&settings.data)?;
     let mut rng = SmallRng::from_entropy();
     let (key, new_key) = store.key_pair(settings.key_bits, &mut rng)?;
+    store.write_public_key(&key.public)?;
     let class = Classroom::open(users, key, store, settings.bot.clone(), rng, Instant::now())?;
     let server = tiny_http::Server::http(&settings.bind)
         .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;

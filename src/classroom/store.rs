@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! DATA/key.json          {"e": "65537", "n": "...", "d": "..."}  (decimal; keep it private)
+//! DATA/public_key.txt    e,n  (the public half, to hand out)
 //! DATA/games/<id>.json   one game, see ServerGame::to_json
 //! ```
 
@@ -59,6 +60,15 @@ impl Store {
         )?;
         restrict_to_owner(&path);
         Ok((pair, true))
+    }
+
+    /// `public_key.txt`: the public key as the seed printed it (`e,n`), for the teacher to hand
+    /// out to clients that do not ask the server for it.
+    pub fn write_public_key(&self, key: &PublicKey) -> Result<(), String> {
+        write_atomically(
+            &self.dir.join("public_key.txt"),
+            &format!("{}\n", key.to_text()),
+        )
     }
 
     pub fn save_game(&self, game: &ServerGame) -> Result<(), String> {
@@ -150,6 +160,9 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(11);
         let (first, new) = store.key_pair(1024, &mut rng).unwrap();
         assert!(new);
+        store.write_public_key(&first.public).unwrap();
+        let text = std::fs::read_to_string(dir.join("public_key.txt")).unwrap();
+        assert_eq!(PublicKey::parse(&text).unwrap(), first.public);
         let (again, new) = store.key_pair(1024, &mut rng).unwrap();
         assert!(!new);
         assert_eq!(first, again);

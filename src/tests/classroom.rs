@@ -289,7 +289,9 @@ fn a_lone_student_plays_the_built_in_engine() {
         ],
     );
     let (ok, out, err) = finish(
-        client(&url, "alice", "pw-alice", &[]).spawn().unwrap(),
+        client(&url, "alice", "pw-alice", &["--games", "2"])
+            .spawn()
+            .unwrap(),
         Duration::from_secs(120),
     );
     assert!(ok, "{out}{err}");
@@ -298,17 +300,26 @@ fn a_lone_student_plays_the_built_in_engine() {
         out.contains("against stonebrain") || out.contains("stonebrain ("),
         "{out}"
     );
-    assert!(out.contains("game over"), "{out}");
+    assert!(out.contains("game 2 of 2"), "{out}");
+    assert_eq!(out.matches("game over").count(), 2, "{out}");
     let table = get(&format!("{url}/elo"), &[]);
-    let users: Vec<&str> = table["ratings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["user"].as_str().unwrap())
-        .collect();
-    assert!(
-        users.contains(&"stonebrain") && users.contains(&"alice"),
+    let rows = table["ratings"].as_array().unwrap();
+    let games_of = |user: &str| {
+        rows.iter()
+            .find(|r| r["user"] == user)
+            .and_then(|r| r["games"].as_u64())
+    };
+    assert_eq!(
+        (games_of("alice"), games_of("stonebrain")),
+        (Some(2), Some(2)),
         "{table}"
+    );
+    assert_eq!(
+        get(&format!("{url}/games"), &[])["games"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
