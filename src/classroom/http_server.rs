@@ -1,6 +1,6 @@
-//! `stonebrain classroom-server`: the class server over HTTP. One thread answers requests (each
-//! takes microseconds) and keeps the clocks; another runs the built-in engine, whose searches
-//! take seconds and must not hold up the students' requests.
+//! `stonebrain classroom-server`: the class server over HTTP. The main thread accepts requests
+//! and keeps the clocks; each request is answered on a thread of its own; one more thread runs
+//! the built-in engine, whose searches take seconds and must not hold up the students' requests.
 
 use super::params::{parse_body, parse_query};
 use super::server::{failure, BotSettings, Classroom};
@@ -81,7 +81,10 @@ pub fn serve(settings: ServerSettings) -> Result<(), String> {
             }
         };
         if let Some(request) = request {
-            answer(&class, request);
+            // Each request on its own thread: a client that sends its body slowly holds up
+            // nobody but itself (the state is locked only once the request is read).
+            let class = Arc::clone(&class);
+            std::thread::spawn(move || answer(&class, request));
         }
         let mut c = lock(&class);
         c.tick(Instant::now());
