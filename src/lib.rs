@@ -3,7 +3,7 @@
 //! Layers, from the bottom: `game` (rules), `search` (generic machinery: clock, MCTS), `engine`
 //! (per-game move choice), `protocol` (platforms' wire formats and the serve loop), `arena`
 //! (matches between players), `console` (games against a person at the terminal), `bench`
-//! (speed measurements).
+//! (speed measurements), `startup_bench` (how fast a fresh process answers).
 
 pub mod arena;
 pub mod bench;
@@ -12,3 +12,4 @@ pub mod engine;
 pub mod game;
 pub mod protocol;
 pub mod search;
+pub mod startup_bench;
