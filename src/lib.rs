@@ -3,7 +3,8 @@
 //! Layers, from the bottom: `game` (rules), `search` (generic machinery: clock, MCTS), `engine`
 //! (per-game move choice), `protocol` (platforms' wire formats and the serve loop), `arena`
 //! (matches between players), `console` (games against a person at the terminal), `bench`
-//! (speed measurements), `classroom` (the class battle server of seed 000 and its client).
+//! (speed measurements), `startup_bench` (how fast a fresh process answers), `classroom` (the
+//! class battle server of seed 000 and its client).
 
 pub mod arena;
 pub mod bench;
@@ -13,3 +14,4 @@ pub mod engine;
 pub mod game;
 pub mod protocol;
 pub mod search;
+pub mod startup_bench;

@@ -1,6 +1,6 @@
 //! The stonebrain command line. With no subcommand it serves a platform on standard input.
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 use std::time::Instant;
 use stonebrain::arena::cli::{ArenaArgs, BracketArgs};
@@ -22,17 +22,33 @@ struct Cli {
     serve: ServeArgs,
 }
 
+/// What `bench` measures: a game's search speed, or start-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum BenchWhat {
+    Nogo,
+    Gomoku,
+    Connect6,
+    Startup,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Measure search speed on fixed positions.
+    /// Measure search speed on fixed positions, or (`startup`) how fast a fresh process answers.
     Bench {
-        game: GameArg,
-        /// One JSON object per position instead of a table.
+        what: BenchWhat,
+        /// One JSON object per line instead of a table.
         #[arg(long)]
         json: bool,
         /// Seconds of search per position.
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
+        /// startup: starts measured per case.
+        #[arg(long, default_value_t = 20)]
+        runs: usize,
+        /// startup: the program to start, `{game}` standing for the game's name (default: this
+        /// program with `--game {game} --playouts 1 --seed 1`).
+        #[arg(long)]
+        command: Option<String>,
     },
     /// Referee a match between two engines over their real protocols.
     Arena(ArenaArgs),
@@ -64,10 +80,17 @@ fn main() -> ExitCode {
     match cli.command {
         None => serve_platform(&cli.serve, process_start),
         Some(Command::Bench {
-            game,
+            what,
             json,
             seconds,
-        }) => bench(game.kind(), json, seconds),
+            runs,
+            command,
+        }) => match what {
+            BenchWhat::Nogo => bench(GameArg::Nogo.kind(), json, seconds),
+            BenchWhat::Gomoku => bench(GameArg::Gomoku.kind(), json, seconds),
+            BenchWhat::Connect6 => bench(GameArg::Connect6.kind(), json, seconds),
+            BenchWhat::Startup => bench_startup(command, runs, json),
+        },
         Some(Command::Arena(args)) => report_error(stonebrain::arena::cli::arena(&args)),
         Some(Command::Bracket(args)) => report_error(stonebrain::arena::cli::bracket(&args)),
         Some(Command::Play(args)) => stonebrain::console::play(&args),
@@ -120,6 +143,32 @@ fn bench_search(lines: Vec<stonebrain::bench::SearchBenchLine>, json: bool) -> E
             println!(
                 "{:<14} {:>6} {:>10} {:>8.3} {:>10.0} {:>7}",
                 line.position, line.kind, line.nodes, line.seconds, line.nodes_per_sec, solved
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn bench_startup(command: Option<String>, runs: usize, json: bool) -> ExitCode {
+    let command = command.unwrap_or_else(stonebrain::startup_bench::default_command);
+    let lines = match stonebrain::startup_bench::bench_startup(&command, runs) {
+        Ok(lines) => lines,
+        Err(e) => return report_error(Err(e)),
+    };
+    if !json {
+        println!("command: {command}");
+        println!(
+            "{:<12} {:>5} {:>10} {:>8} {:>8}",
+            "case", "runs", "median ms", "min ms", "max ms"
+        );
+    }
+    for line in lines {
+        if json {
+            println!("{}", line.to_json());
+        } else {
+            println!(
+                "{:<12} {:>5} {:>10.1} {:>8.1} {:>8.1}",
+                line.case, line.runs, line.median_ms, line.min_ms, line.max_ms
             );
         }
     }

@@ -307,17 +307,43 @@ pub struct BotzoneConfig {
     pub process_start: Instant,
     /// A per-turn limit that replaces Botzone's (`--time-ms`).
     pub turn_limit: Option<Duration>,
+    /// The language the bot was uploaded as, whose limits apply when Botzone sends none.
+    pub language: BotzoneLanguage,
+}
+
+/// Botzone multiplies its time limits by language. A Rust bot is uploaded as something else
+/// (a Python entry point that runs the bundled binary), so it gets that language's time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BotzoneLanguage {
+    /// C and C++: 1 s a turn, doubled on the bot's first turn of the game.
+    #[default]
+    Cpp,
+    /// Python: 6 s for a process's first turn (every turn of a full-history bot), 4 s for the
+    /// later turns of a kept-running process (Botzone's judge configuration, as published in
+    /// `ailab-pku/botzone-local`). Whether Python's first turn is doubled too is not known, so
+    /// it is not counted on.
+    Python,
 }
 
 impl BotzoneConfig {
-    /// Botzone's limit for a turn: its own `time_limit` if it sent one, else 1 s, doubled on the
-    /// bot's first turn as Botzone does.
-    fn limit(&self, platform_limit: Option<Duration>, first_turn: bool) -> Duration {
-        self.turn_limit.or(platform_limit).unwrap_or(if first_turn {
-            Duration::from_millis(2000)
-        } else {
-            Duration::from_millis(1000)
-        })
+    /// Botzone's limit for a turn: its own `time_limit` if it sent one, else the language's
+    /// (C++: 1 s, doubled on the bot's first turn; Python: 6 s for the process's first turn,
+    /// 4 s for a kept-running process's later ones).
+    fn limit(
+        &self,
+        platform_limit: Option<Duration>,
+        first_turn: bool,
+        fresh_process: bool,
+    ) -> Duration {
+        let language_limit = match self.language {
+            BotzoneLanguage::Cpp if first_turn => 2000,
+            BotzoneLanguage::Cpp => 1000,
+            BotzoneLanguage::Python if fresh_process => 6000,
+            BotzoneLanguage::Python => 4000,
+        };
+        self.turn_limit
+            .or(platform_limit)
+            .unwrap_or(Duration::from_millis(language_limit))
     }
 
     /// The budget of a turn whose input `line` was read. A fresh process (nothing answered yet)
@@ -336,7 +362,7 @@ impl BotzoneConfig {
         };
         TurnBudget {
             started,
-            limit: self.limit(platform_limit, first_turn),
+            limit: self.limit(platform_limit, first_turn, answered == 0),
             margin: self.margin,
         }
     }
@@ -734,11 +760,13 @@ mod tests {
             margin: Duration::ZERO,
             process_start: Instant::now(),
             turn_limit: None,
+            language: BotzoneLanguage::Cpp,
         };
-        assert_eq!(c.limit(None, true), Duration::from_secs(2));
-        assert_eq!(c.limit(None, false), Duration::from_secs(1));
+        assert_eq!(c.limit(None, true, true), Duration::from_secs(2));
+        assert_eq!(c.limit(None, false, true), Duration::from_secs(1));
+        assert_eq!(c.limit(None, false, false), Duration::from_secs(1));
         assert_eq!(
-            c.limit(Some(Duration::from_secs(3)), true),
+            c.limit(Some(Duration::from_secs(3)), true, true),
             Duration::from_secs(3)
         );
         let forced = BotzoneConfig {
@@ -746,8 +774,29 @@ mod tests {
             ..c
         };
         assert_eq!(
-            forced.limit(Some(Duration::from_secs(3)), true),
+            forced.limit(Some(Duration::from_secs(3)), true, true),
             Duration::from_millis(50)
+        );
+    }
+
+    #[test]
+    fn python_limits_follow_the_process_not_the_game() {
+        let c = BotzoneConfig {
+            keep_running: true,
+            margin: Duration::ZERO,
+            process_start: Instant::now(),
+            turn_limit: None,
+            language: BotzoneLanguage::Python,
+        };
+        // A full-history bot is a fresh process every turn: 6 s each, first turn or not.
+        assert_eq!(c.limit(None, true, true), Duration::from_secs(6));
+        assert_eq!(c.limit(None, false, true), Duration::from_secs(6));
+        // A kept-running process gets 4 s for each turn after its first.
+        assert_eq!(c.limit(None, false, false), Duration::from_secs(4));
+        // Botzone's own figure, when it sends one, still wins.
+        assert_eq!(
+            c.limit(Some(Duration::from_secs(2)), false, false),
+            Duration::from_secs(2)
         );
     }
 

@@ -1,7 +1,7 @@
 //! Serving a platform from the command line: the options, where diagnostics go, which protocol
 //! and game to set up, and the default flags file for platforms that start the bot without any.
 
-use super::botzone::{BotzoneConfig, BotzoneJson, BotzoneSimple};
+use super::botzone::{BotzoneConfig, BotzoneJson, BotzoneLanguage, BotzoneSimple};
 use super::detect::{choose_game, detect, protocol_from_program_name, GameKind, ProtocolKind};
 use super::gomocup::{self, Gomocup, GomocupConfig};
 use super::sau::{self, Sau, SauConfig};
@@ -59,6 +59,13 @@ impl ProtocolArg {
     }
 }
 
+/// The language a bot was uploaded to Botzone as (see `BotzoneLanguage`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LanguageArg {
+    Cpp,
+    Python,
+}
+
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// Platform protocol; detected from the first input line when omitted.
@@ -76,6 +83,10 @@ pub struct ServeArgs {
     /// Per-turn limit in milliseconds, replacing the platform's (SAU: replacing the game clock).
     #[arg(long)]
     pub time_ms: Option<u64>,
+    /// Botzone: the language the bot was uploaded as, which sets the time limits when Botzone
+    /// sends none (cpp: 1 s a turn, 2 s the first; python: 6 s, 4 s on later kept-running turns).
+    #[arg(long, value_enum, default_value = "cpp")]
+    pub botzone_language: LanguageArg,
     /// Stop each search after this many playouts (reproducible play with --seed).
     #[arg(long)]
     pub playouts: Option<u64>,
@@ -305,6 +316,10 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
         margin: Duration::from_millis(args.margin_ms),
         process_start,
         turn_limit: args.time_ms.map(Duration::from_millis),
+        language: match args.botzone_language {
+            LanguageArg::Cpp => BotzoneLanguage::Cpp,
+            LanguageArg::Python => BotzoneLanguage::Python,
+        },
     };
     let io = Io {
         first,

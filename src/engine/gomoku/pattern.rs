@@ -188,6 +188,21 @@ fn valid(key: u16) -> bool {
     side_ok(&before) && side_ok(&line[REACH + 1..])
 }
 
+/// The key of the same line with black and white stones exchanged.
+fn swap_colours(key: u16) -> u16 {
+    let mut swapped = 0;
+    for slot in 0..2 * REACH as u32 {
+        let code = (key >> (2 * slot)) & 3;
+        let code = match code as u8 {
+            BLACK => WHITE as u16,
+            WHITE => BLACK as u16,
+            _ => code,
+        };
+        swapped |= code << (2 * slot);
+    }
+    swapped
+}
+
 /// Class tables, indexed `[colour][key]` (colour 0 Black, 1 White), for one rule.
 pub struct Table {
     class: Vec<[u8; 2]>,
@@ -196,12 +211,17 @@ pub struct Table {
 impl Table {
     fn build(exact: bool) -> Table {
         let mut class = vec![[0u8; 2]; 1 << 16];
+        // Built on the first gomoku turn of every fresh process (Botzone starts one a turn), so
+        // each shape is classified once: White's class of a line is Black's of the same line
+        // with the colours exchanged.
         for key in 0..=u16::MAX {
             if valid(key) {
-                class[key as usize] = [
-                    classify(key, BLACK, exact) as u8,
-                    classify(key, WHITE, exact) as u8,
-                ];
+                class[key as usize][0] = classify(key, BLACK, exact) as u8;
+            }
+        }
+        for key in 0..=u16::MAX {
+            if valid(key) {
+                class[key as usize][1] = class[swap_colours(key) as usize][0];
             }
         }
         Table { class }
@@ -248,6 +268,21 @@ mod tests {
             k |= (code as u16) << slot(d);
         }
         k
+    }
+
+    #[test]
+    fn whites_classes_are_blacks_with_the_colours_exchanged() {
+        for exact in [false, true] {
+            let t = table(exact);
+            for key in (0..=u16::MAX).filter(|&k| valid(k)) {
+                assert_eq!(swap_colours(swap_colours(key)), key);
+                assert_eq!(
+                    t.get(key, 1),
+                    classify(key, WHITE, exact),
+                    "key {key:#06x}, exact {exact}"
+                );
+            }
+        }
     }
 
     #[test]
