@@ -7,11 +7,10 @@
 
 use super::api::{CallError, ClassApi};
 use super::rsa::PublicKey;
+use super::think::choose_move;
 use crate::engine::gomoku_level::{self, Level};
 use crate::engine::Engine;
-use crate::game::gomoku::{parse_seed_moves, seed_move_text, Gomoku};
-use crate::game::Game;
-use crate::search::clock::Limits;
+use crate::game::gomoku::{parse_seed_moves, Gomoku};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
@@ -152,26 +151,7 @@ impl Client {
     /// Our move for the position of `board`, within `time`.
     fn choose(&mut self, board: &str, time: Duration) -> Result<(String, String), String> {
         let moves = parse_seed_moves(board).map_err(|e| format!("the server's board: {e}"))?;
-        let mut pos = Gomoku::default();
-        for (i, &p) in moves.iter().enumerate() {
-            pos.check_move(p)
-                .map_err(|e| format!("the server's board: move {} is illegal ({e:?})", i + 1))?;
-            pos.play(p);
-        }
-        self.engine.new_game();
-        let engine = &mut self.engine;
-        let decision = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            engine.think(&pos, Limits::time(time))
-        }));
-        let (mv, summary) = match decision {
-            Ok(d) => (d.mv.filter(|&p| pos.is_legal(p)), d.summary()),
-            Err(_) => (None, "the engine failed".to_string()),
-        };
-        // A legal move at once is better than a lost game.
-        let p = mv
-            .or_else(|| pos.legal_moves().first().copied())
-            .ok_or("the board is full")?;
-        Ok((seed_move_text(p), summary))
+        choose_move(&mut *self.engine, &moves, time).map_err(|e| format!("the server's board: {e}"))
     }
 
     fn run(&mut self) -> Result<Outcome, String> {

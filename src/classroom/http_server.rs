@@ -5,11 +5,9 @@
 use super::params::{parse_body, parse_query};
 use super::server::{failure, BotSettings, Classroom};
 use super::store::Store;
+use super::think::choose_move;
 use super::users::Users;
 use crate::engine::gomoku_level;
-use crate::game::gomoku::{seed_move_text, Gomoku};
-use crate::game::Game;
-use crate::search::clock::Limits;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use serde_json::{json, Value};
@@ -62,7 +60,7 @@ pub fn serve(settings: ServerSettings) -> Result<(), String> {
         "listening on http://{address} ({} users, {} games, {}-bit key {}, data in {})",
         class.user_count(),
         class.game_count(),
-        key_bits(&class),
+        class.key_bits(),
         if new_key { "generated" } else { "loaded" },
         settings.data.display()
     ));
@@ -92,10 +90,6 @@ pub fn serve(settings: ServerSettings) -> Result<(), String> {
             log(&event);
         }
     }
-}
-
-fn key_bits(class: &Classroom) -> u64 {
-    class.public_key()["bits"].as_u64().unwrap_or(0)
 }
 
 /// Routes one request and sends the answer.
@@ -224,8 +218,7 @@ fn run_engine(class: Arc<Mutex<Classroom>>, bot: BotSettings) {
         let time = bot
             .move_time
             .min(left.saturating_sub(Duration::from_secs(5)));
-        let coord = engine_choice(&mut *engine, &moves, time);
-        let Some(coord) = coord else {
+        let Ok((coord, _)) = choose_move(&mut *engine, &moves, time) else {
             std::thread::sleep(Duration::from_millis(100));
             continue;
         };
@@ -235,28 +228,4 @@ fn run_engine(class: Arc<Mutex<Classroom>>, bot: BotSettings) {
             log(&event);
         }
     }
-}
-
-fn engine_choice(
-    engine: &mut dyn crate::engine::Engine<Gomoku>,
-    moves: &[u16],
-    time: Duration,
-) -> Option<String> {
-    let mut pos = Gomoku::default();
-    for &p in moves {
-        pos.check_move(p).ok()?;
-        pos.play(p);
-    }
-    engine.new_game();
-    let time = time.max(Duration::from_millis(20));
-    let decision = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        engine.think(&pos, Limits::time(time))
-    }));
-    let chosen = decision
-        .ok()
-        .and_then(|d| d.mv)
-        .filter(|&p| pos.is_legal(p));
-    // Never lose on time or by a crash: any legal point will do if the engine has nothing.
-    let p = chosen.or_else(|| pos.legal_moves().first().copied())?;
-    Some(seed_move_text(p))
 }

@@ -5,6 +5,7 @@
 //! - `rsa`, `elo`: the seed's arithmetic (login encryption, ratings);
 //! - `game`, `users`, `store`, `server`, `params`, `http_server`: `stonebrain classroom-server`;
 //! - `api`, `client`: `stonebrain classroom`, the student's bot;
+//! - `think`: the engine's move for both (the client and the server's built-in player);
 //! - `cli`: both commands' flags.
 //!
 //! The wire format is written up in `protocols/class-server.md`.
@@ -19,4 +20,5 @@ pub mod params;
 pub mod rsa;
 pub mod server;
 pub mod store;
+pub mod think;
 pub mod users;

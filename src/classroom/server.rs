@@ -44,6 +44,16 @@ pub struct Classroom {
     events: Vec<String>,
 }
 
+/// Elo for a finished game. The changes are kept in the game for `check_game` (when it has
+/// them already, as after a restart, they stay as they were) and returned.
+fn record_ratings(ratings: &mut elo::Table, g: &mut ServerGame) -> (f64, f64) {
+    let (Some(end), Some(opponent)) = (g.ending.as_mut(), g.opponent.as_ref()) else {
+        return (0.0, 0.0);
+    };
+    let changes = ratings.record(&g.creator.user, &opponent.user, end.winner.as_deref());
+    *end.rating_changes.get_or_insert(changes)
+}
+
 /// A refused request.
 pub fn failure(error: impl Into<String>) -> Value {
     json!({"is_success": false, "error": error.into()})
@@ -102,15 +112,15 @@ impl Classroom {
         for mut g in games {
             if let Some(seq) = g.ending.as_ref().map(|e| e.sequence) {
                 c.next_sequence = c.next_sequence.max(seq + 1);
-                c.record_ratings(&mut g);
+                record_ratings(&mut c.ratings, &mut g);
             }
             c.games.insert(g.id.clone(), g);
         }
         Ok(c)
     }
 
-    pub fn public_key_text(&self) -> String {
-        self.key.public.to_text()
+    pub fn key_bits(&self) -> u64 {
+        self.key.public.n.bits()
     }
 
     pub fn take_events(&mut self) -> Vec<String> {
@@ -125,37 +135,16 @@ impl Classroom {
         }
     }
 
-    /// Elo for a finished game; the changes are kept in the game for `check_game`.
-    fn record_ratings(&mut self, g: &mut ServerGame) {
-        let (Some(end), Some(opponent)) = (g.ending.as_mut(), g.opponent.as_ref()) else {
-            return;
-        };
-        let changes = self
-            .ratings
-            .record(&g.creator.user, &opponent.user, end.winner.as_deref());
-        if end.rating_changes.is_none() {
-            end.rating_changes = Some(changes);
-        }
-    }
-
     fn game_ended(&mut self, id: &str) {
         self.next_sequence += 1;
-        if let Some(mut g) = self.games.remove(id) {
-            self.record_ratings(&mut g);
-            let result = g.result_text().unwrap_or_default();
-            let changes = g
-                .ending
-                .as_ref()
-                .and_then(|e| e.rating_changes)
-                .unwrap_or_default();
+        if let Some(g) = self.games.get_mut(id) {
+            let (creator_change, opponent_change) = record_ratings(&mut self.ratings, g);
             self.events.push(format!(
-                "game {id} over: {result} (Elo {} {:+.1}, {} {:+.1})",
+                "game {id} over: {} (Elo {} {creator_change:+.1}, {} {opponent_change:+.1})",
+                g.result_text().unwrap_or_default(),
                 g.creator.user,
-                changes.0,
                 g.opponent.as_ref().map_or("?", |o| o.user.as_str()),
-                changes.1
             ));
-            self.games.insert(id.to_string(), g);
         }
         self.save(id);
     }
