@@ -49,6 +49,17 @@ pub struct Outcome {
 /// came late.
 const SAFETY: Duration = Duration::from_secs(3);
 
+/// Thinking time for a move: what the user asked for, but never past the move clock less
+/// `SAFETY` and the time since the clock was read. `left_time` may be whole seconds (this
+/// server) or a fraction (another); without it the seed's whole minute is assumed.
+fn think_budget(move_time: Duration, left_time: &Value, since_check: Duration) -> Duration {
+    let left = left_time
+        .as_f64()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map_or(crate::classroom::game::MOVE_LIMIT, Duration::from_secs_f64);
+    move_time.min(left.saturating_sub(SAFETY + since_check))
+}
+
 struct Client {
     api: ClassApi,
     settings: ClientSettings,
@@ -209,12 +220,11 @@ impl Client {
                 self.sleep_poll();
                 continue;
             }
-            let left = Duration::from_secs(state["left_time"].as_u64().unwrap_or(60));
-            let budget = self
-                .settings
-                .move_time
-                .min(left.saturating_sub(SAFETY + checked_at.elapsed()))
-                .max(Duration::from_millis(20));
+            let budget = think_budget(
+                self.settings.move_time,
+                &state["left_time"],
+                checked_at.elapsed(),
+            );
             let board = text(&state, "board").unwrap_or("").to_string();
             let (coord, summary) = match self.choose(&board, budget) {
                 Ok(c) => c,
@@ -333,4 +343,28 @@ pub fn play_one_game(settings: ClientSettings) -> Result<Outcome, String> {
         engine,
     };
     client.run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn thinking_stays_inside_the_move_clock() {
+        let s = Duration::from_secs;
+        assert_eq!(think_budget(s(10), &json!(60), s(0)), s(10));
+        // A check that came late, or a long think asked for: the clock wins.
+        assert_eq!(think_budget(s(100), &json!(60), s(0)), s(57));
+        assert_eq!(think_budget(s(10), &json!(8), s(2)), s(3));
+        assert_eq!(think_budget(s(10), &json!(2), s(0)), Duration::ZERO);
+        assert_eq!(
+            think_budget(s(10), &json!(7.5), s(0)),
+            Duration::from_millis(4500)
+        );
+        // Nothing readable: the seed's minute.
+        assert_eq!(think_budget(s(100), &json!("soon"), s(0)), s(57));
+        assert_eq!(think_budget(s(100), &Value::Null, s(0)), s(57));
+        assert_eq!(think_budget(s(100), &json!(-3), s(0)), s(57));
+    }
 }
