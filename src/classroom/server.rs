@@ -222,25 +222,7 @@ impl Classroom {
             .map(|g| g.id.clone());
         let id = match waiting {
             Some(id) => {
-                let creator_black = self.rng.gen_bool(0.5);
-                if let Some(g) = self.games.get_mut(&id) {
-                    g.pair(
-                        Player {
-                            user: user.clone(),
-                            name,
-                        },
-                        creator_black,
-                        now,
-                    );
-                    let g = &*g;
-                    self.events.push(format!(
-                        "game {id}: {} joins {}; {} plays x",
-                        user,
-                        g.creator.user,
-                        g.player(crate::game::Color::Black)
-                            .map_or("?", |p| p.user.as_str())
-                    ));
-                }
+                self.pair(&id, Player { user, name }, now);
                 id
             }
             None => {
@@ -333,23 +315,52 @@ impl Classroom {
             .map(|g| g.id.clone())
             .collect();
         for id in lonely {
-            let creator_black = self.rng.gen_bool(0.5);
-            if let Some(g) = self.games.get_mut(&id) {
-                g.pair(
-                    Player {
-                        user: bot.user.clone(),
-                        name: bot.name.clone(),
-                    },
-                    creator_black,
-                    now,
-                );
-                self.events.push(format!(
-                    "game {id}: nobody came for {}; the built-in engine plays",
-                    g.creator.user
-                ));
-            }
-            self.save(&id);
+            let engine = Player {
+                user: bot.user.clone(),
+                name: bot.name.clone(),
+            };
+            self.pair(&id, engine, now);
         }
+    }
+
+    /// How many more games `user` has played as Black than as White.
+    fn black_surplus(&self, user: &str) -> i64 {
+        self.games
+            .values()
+            .filter(|g| g.ready())
+            .map(|g| match g.stone_of(user) {
+                Some(crate::game::Color::Black) => 1,
+                Some(crate::game::Color::White) => -1,
+                None => 0,
+            })
+            .sum()
+    }
+
+    /// The opponent arrives in a waiting game. Black moves first and wins most gomoku games,
+    /// so the player who has had Black less often gets it; between equals, a coin decides.
+    fn pair(&mut self, id: &str, opponent: Player, now: Instant) {
+        let Some(creator) = self.games.get(id).map(|g| g.creator.user.clone()) else {
+            return;
+        };
+        let creator_black = match self
+            .black_surplus(&creator)
+            .cmp(&self.black_surplus(&opponent.user))
+        {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => self.rng.gen_bool(0.5),
+        };
+        let (black, white) = if creator_black {
+            (creator.clone(), opponent.user.clone())
+        } else {
+            (opponent.user.clone(), creator.clone())
+        };
+        if let Some(g) = self.games.get_mut(id) {
+            g.pair(opponent, creator_black, now);
+            self.events
+                .push(format!("game {id}: {black} (x) against {white} (o)"));
+        }
+        self.save(id);
     }
 
     /// A game where the built-in engine is to move: its id, moves so far and time left.
@@ -490,6 +501,28 @@ mod tests {
             (again["game_id"].as_str(), again["resumed"].as_bool()),
             (Some(id.as_str()), Some(true))
         );
+        let _ = std::fs::remove_dir_all(&f.dir);
+    }
+
+    #[test]
+    fn black_goes_to_whoever_has_had_it_less() {
+        let mut f = fixture("colours", None);
+        let mut now = Instant::now();
+        let mut blacks = Vec::new();
+        for _ in 0..4 {
+            let id = f.class.join(&login(&f, "ann", "pw-ann"), now)["game_id"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            f.class.join(&login(&f, "bob", "pw-bob"), now);
+            let v = f.class.check(&id, now);
+            blacks.push(v["current_turn"].as_str().unwrap().to_string());
+            // Black lets the clock run out; the next game may begin.
+            now += Duration::from_secs(61);
+            assert_eq!(f.class.check(&id, now)["finished"], true);
+        }
+        assert_ne!(blacks[0], blacks[1], "{blacks:?}");
+        assert_ne!(blacks[2], blacks[3], "{blacks:?}");
         let _ = std::fs::remove_dir_all(&f.dir);
     }
 
