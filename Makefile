@@ -2,7 +2,7 @@
 CARGO ?= cargo
 
 .PHONY: all build test ci fmt-check clippy toolchain bench vectors clean \
-	release check-release botzone check-botzone windows check-windows \
+	release install check-install check-release botzone check-botzone windows check-windows \
 	musl-target windows-toolchain wine bench-startup
 
 # Where the shipped files go (a build output, ignored by git).
@@ -41,7 +41,7 @@ clippy: toolchain
 # Every shipping route is checked by CI too: the static binary and the Botzone packages (a
 # minute of building, 20 s of games), and the .exe under Wine (installing MinGW and Wine takes
 # under 30 s, the build a minute, the games 10 s).
-ci: fmt-check clippy test check-botzone check-windows
+ci: fmt-check clippy test check-botzone check-install check-windows
 
 # Speed figures (playouts per second on fixed positions); `--json` for machines.
 bench: build
@@ -58,6 +58,22 @@ release: musl-target
 	cp target/$(MUSL)/dist/stonebrain $(DIST)/linux/stonebrain
 	for name in $(GAME_NAMES); do ln -f $(DIST)/linux/stonebrain $(DIST)/linux/$$name; done
 	@$(MAKE) --no-print-directory check-release
+
+# Copies the static binary and its game names into $(PREFIX)/bin (default /usr/local/bin;
+# `make install PREFIX=$$HOME/.local` needs no root).
+PREFIX ?= /usr/local
+install: release
+	mkdir -p $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(DIST)/linux/stonebrain $(DESTDIR)$(PREFIX)/bin/stonebrain
+	for name in $(GAME_NAMES); do ln -f $(DESTDIR)$(PREFIX)/bin/stonebrain $(DESTDIR)$(PREFIX)/bin/$$name; done
+
+# The installed names choose their protocol and game: a Gomocup brain, a Botzone NoGo bot.
+check-install:
+	$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/target/install-check
+	echo ABOUT | target/install-check/bin/pbrain-stonebrain | grep -q '^name="stonebrain"'
+	echo '{"requests":[{"x":-1,"y":-1}],"responses":[]}' \
+		| target/install-check/bin/stonebrain-nogo --playouts 100 | grep -q '"response":{"x"'
+	@echo "make install: every name answers its platform"
 
 # The binary must run on any x86-64 Linux (Botzone's judges, a Gomocup manager): no dynamic
 # libraries at all.
