@@ -6,7 +6,7 @@ use std::time::Instant;
 use stonebrain::arena::cli::{ArenaArgs, BracketArgs};
 use stonebrain::classroom::cli::{ClassroomArgs, ClassroomServerArgs};
 use stonebrain::console::PlayArgs;
-use stonebrain::protocol::cli::{command_line, serve_platform, GameArg, ServeArgs};
+use stonebrain::protocol::cli::{command_line, serve_platform, ServeArgs};
 use stonebrain::protocol::GameKind;
 
 #[derive(Parser)]
@@ -86,9 +86,9 @@ fn main() -> ExitCode {
             runs,
             command,
         }) => match what {
-            BenchWhat::Nogo => bench(GameArg::Nogo.kind(), json, seconds),
-            BenchWhat::Gomoku => bench(GameArg::Gomoku.kind(), json, seconds),
-            BenchWhat::Connect6 => bench(GameArg::Connect6.kind(), json, seconds),
+            BenchWhat::Nogo => bench(GameKind::Nogo, json, seconds),
+            BenchWhat::Gomoku => bench(GameKind::Gomoku, json, seconds),
+            BenchWhat::Connect6 => bench(GameKind::Connect6, json, seconds),
             BenchWhat::Startup => bench_startup(command, runs, json),
         },
         Some(Command::Arena(args)) => report_error(stonebrain::arena::cli::arena(&args)),

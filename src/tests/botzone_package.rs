@@ -13,16 +13,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
-use stonebrain::arena::duel::{run_match, EngineSpec, MatchConfig, MatchGame};
+use stonebrain::arena::duel::MatchConfig;
 use stonebrain::arena::player::{ArenaGame, GameOptions};
-use stonebrain::arena::record::EndReason;
 use stonebrain::arena::referee::TimeControl;
 use stonebrain::game::connect6::Connect6;
 use stonebrain::game::gomoku::Gomoku;
 use stonebrain::game::nogo::Nogo;
-use stonebrain::game::Color;
 
-const MARKER: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
+mod common;
+
+use common::MARKER;
 
 /// The directory holding the six zips, built once per test run unless given.
 fn packages() -> &'static Path {
@@ -81,14 +81,6 @@ fn scratch_cache() -> &'static Path {
 /// Plays `games` games (colours alternate) of the package against the random player in
 /// `protocol`, and checks each ended by the rules with the package the winner.
 fn play<G: ArenaGame>(zip: &str, protocol: &str, budget: &str, size: Option<usize>, games: u32) {
-    let package = EngineSpec::parse(&[
-        "name=package".to_string(),
-        format!("cmd={}", command(zip, budget)),
-        format!("proto={protocol}"),
-    ])
-    .unwrap();
-    let random =
-        EngineSpec::parse(&["name=random".to_string(), "builtin=random".to_string()]).unwrap();
     let config = MatchConfig {
         games,
         concurrency: 1,
@@ -104,37 +96,7 @@ fn play<G: ArenaGame>(zip: &str, protocol: &str, budget: &str, size: Option<usiz
         },
         sprt: None,
     };
-    let (tally, played) = run_match::<G>(&package, &random, &[], &config, &|_, _| {})
-        .unwrap_or_else(|e| panic!("{zip} over {protocol}: {e}"));
-    assert_eq!(played.len(), games as usize);
-    for game in &played {
-        check_game(zip, protocol, game);
-    }
-    assert_eq!(tally.wins, games, "{zip} over {protocol}: {tally:?}");
-}
-
-fn check_game(zip: &str, protocol: &str, game: &MatchGame) {
-    let rec = &game.record;
-    let package_colour = if game.a_black {
-        Color::Black
-    } else {
-        Color::White
-    };
-    // Any fault (illegal stone, garbage, time-out, crash, missing marker) ends the game with
-    // another reason: only the rules may end it.
-    assert!(
-        matches!(rec.reason, EndReason::Rules(_)),
-        "{zip} over {protocol}, game {}: ended by {:?} after {} moves",
-        game.index,
-        rec.reason,
-        rec.moves.len()
-    );
-    assert_eq!(
-        rec.winner,
-        Some(package_colour),
-        "{zip} over {protocol}, game {}",
-        game.index
-    );
+    common::wins_every_game_against_random::<G>(zip, &command(zip, budget), protocol, &config);
 }
 
 #[test]

@@ -542,25 +542,21 @@ fn the_client_never_exits_silently() {
 #[test]
 fn the_server_refuses_to_start_on_a_broken_class_list() {
     let dir = temp_dir("start");
-    std::fs::write(dir.join("users.txt"), "alice\n").unwrap();
-    let out = Command::new(bin())
-        .args(["classroom-server", "--bind", "127.0.0.1:0", "--users"])
-        .arg(dir.join("users.txt"))
-        .arg("--data")
-        .arg(dir.join("data"))
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1: alice has no password"));
-    std::fs::write(dir.join("users.txt"), "stonebrain pw\n").unwrap();
-    let out = Command::new(bin())
-        .args(["classroom-server", "--bind", "127.0.0.1:0", "--users"])
-        .arg(dir.join("users.txt"))
-        .arg("--data")
-        .arg(dir.join("data"))
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--bot-user"));
+    // The server's standard error when started with this class list (it must not start).
+    let refusal = |class_list: &str| {
+        std::fs::write(dir.join("users.txt"), class_list).unwrap();
+        let out = Command::new(bin())
+            .args(["classroom-server", "--bind", "127.0.0.1:0", "--users"])
+            .arg(dir.join("users.txt"))
+            .arg("--data")
+            .arg(dir.join("data"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "started with {class_list:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert!(refusal("alice\n").contains("line 1: alice has no password"));
+    assert!(refusal("stonebrain pw\n").contains("--bot-user"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

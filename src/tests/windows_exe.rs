@@ -7,18 +7,18 @@
 //! builds both and runs them (`STONEBRAIN_WINDOWS_DIR`, `STONEBRAIN_WINE`,
 //! `STONEBRAIN_WINE_SHIM`: see the Makefile).
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{mpsc, OnceLock};
 use std::time::Duration;
-use stonebrain::arena::duel::{run_match, EngineSpec, MatchConfig};
+use stonebrain::arena::duel::MatchConfig;
 use stonebrain::arena::player::{ArenaGame, GameOptions};
-use stonebrain::arena::record::EndReason;
 use stonebrain::arena::referee::TimeControl;
 use stonebrain::game::connect6::Connect6;
 use stonebrain::game::gomoku::Gomoku;
-use stonebrain::game::Color;
 
 fn exe() -> PathBuf {
     let dir = std::env::var_os("STONEBRAIN_WINDOWS_DIR")
@@ -126,14 +126,6 @@ fn next_line(lines: &mpsc::Receiver<String>, what: &str) -> String {
 /// checks each ended by the rules, won by the .exe.
 fn play<G: ArenaGame>(command: &str, protocol: &str, tc: TimeControl, games: u32) {
     prepare_wine();
-    let exe = EngineSpec::parse(&[
-        "name=exe".to_string(),
-        format!("cmd={command}"),
-        format!("proto={protocol}"),
-    ])
-    .unwrap();
-    let random =
-        EngineSpec::parse(&["name=random".to_string(), "builtin=random".to_string()]).unwrap();
     let config = MatchConfig {
         games,
         concurrency: 1,
@@ -142,31 +134,7 @@ fn play<G: ArenaGame>(command: &str, protocol: &str, tc: TimeControl, games: u32
         options: GameOptions::default(),
         sprt: None,
     };
-    let (tally, played) = run_match::<G>(&exe, &random, &[], &config, &|_, _| {})
-        .unwrap_or_else(|e| panic!("{protocol}: {e}"));
-    assert_eq!(played.len(), games as usize);
-    for game in &played {
-        let rec = &game.record;
-        assert!(
-            matches!(rec.reason, EndReason::Rules(_)),
-            "{protocol} game {}: ended by {:?} after {} moves",
-            game.index,
-            rec.reason,
-            rec.moves.len()
-        );
-        let exe_colour = if game.a_black {
-            Color::Black
-        } else {
-            Color::White
-        };
-        assert_eq!(
-            rec.winner,
-            Some(exe_colour),
-            "{protocol} game {}",
-            game.index
-        );
-    }
-    assert_eq!(tally.wins, games);
+    common::wins_every_game_against_random::<G>("the .exe", command, protocol, &config);
 }
 
 #[test]

@@ -330,3 +330,53 @@ pub fn play_vs_random(
         exchanges.push(Exchange { input, output });
     }
 }
+
+/// Plays `config.games` games of the external program `command` (over `protocol`) against the
+/// arena's random player, and checks that every game ended by the rules (no illegal stone,
+/// time-out, crash or garbage) and was won by the program. `label` names the program in
+/// failure messages.
+pub fn wins_every_game_against_random<G: stonebrain::arena::player::ArenaGame>(
+    label: &str,
+    command: &str,
+    protocol: &str,
+    config: &stonebrain::arena::duel::MatchConfig,
+) {
+    use stonebrain::arena::duel::{run_match, EngineSpec};
+    use stonebrain::arena::record::EndReason;
+    let program = EngineSpec::parse(&[
+        "name=program".to_string(),
+        format!("cmd={command}"),
+        format!("proto={protocol}"),
+    ])
+    .unwrap();
+    let random =
+        EngineSpec::parse(&["name=random".to_string(), "builtin=random".to_string()]).unwrap();
+    let (tally, played) = run_match::<G>(&program, &random, &[], config, &|_, _| {})
+        .unwrap_or_else(|e| panic!("{label} over {protocol}: {e}"));
+    assert_eq!(played.len(), config.games as usize);
+    for game in &played {
+        let rec = &game.record;
+        let program_colour = if game.a_black {
+            Color::Black
+        } else {
+            Color::White
+        };
+        assert!(
+            matches!(rec.reason, EndReason::Rules(_)),
+            "{label} over {protocol}, game {}: ended by {:?} after {} moves",
+            game.index,
+            rec.reason,
+            rec.moves.len()
+        );
+        assert_eq!(
+            rec.winner,
+            Some(program_colour),
+            "{label} over {protocol}, game {}",
+            game.index
+        );
+    }
+    assert_eq!(
+        tally.wins, config.games,
+        "{label} over {protocol}: {tally:?}"
+    );
+}
