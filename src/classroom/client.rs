@@ -37,14 +37,6 @@ pub struct ClientSettings {
     pub retry_first: Duration,
 }
 
-/// How a finished game went for us.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    pub game_id: String,
-    pub winner: Option<String>,
-    pub result: String,
-}
-
 /// Time kept in hand out of the move limit: for the answer to travel, and for a check that
 /// came late.
 const SAFETY: Duration = Duration::from_secs(3);
@@ -165,7 +157,7 @@ impl Client {
         choose_move(&mut *self.engine, &moves, time).map_err(|e| format!("the server's board: {e}"))
     }
 
-    fn run(&mut self) -> Result<Outcome, String> {
+    fn run(&mut self) -> Result<(), String> {
         let id = self.join()?;
         say(&format!(
             "joined game {id} on {} as {}",
@@ -206,7 +198,8 @@ impl Client {
             }
             if state["finished"] == true || !state["winner"].is_null() && state["winner"] != "None"
             {
-                return Ok(self.finish(&id, &state));
+                self.finish(&state);
+                return Ok(());
             }
             if state["ready"] != true {
                 if !announced_waiting {
@@ -266,7 +259,8 @@ impl Client {
         }
     }
 
-    fn finish(&self, id: &str, state: &Value) -> Outcome {
+    /// Says how the game ended, and our rating after it.
+    fn finish(&self, state: &Value) {
         let winner = text(state, "winner")
             .filter(|w| *w != "None")
             .map(str::to_string);
@@ -311,16 +305,11 @@ impl Client {
             })
             .unwrap_or_default();
         say(&format!("result: {verdict}{rating}"));
-        Outcome {
-            game_id: id.to_string(),
-            winner,
-            result,
-        }
     }
 }
 
 /// Plays one game on the server, from joining to the end.
-pub fn play_one_game(settings: ClientSettings) -> Result<Outcome, String> {
+pub fn play_one_game(settings: ClientSettings) -> Result<(), String> {
     let api = ClassApi::new(&settings.server)?;
     let mut rng = SmallRng::from_entropy();
     let key = match settings.public_key.clone() {
