@@ -1,11 +1,13 @@
 //! The `arena` and `bracket` commands: options, progress on the terminal, files written.
 
 use super::bracket::{parse_entrants, run_bracket, Bracket, BracketConfig, Series};
-use super::duel::{parse_openings, run_match, EngineSpec, MatchConfig, MatchGame};
+use super::duel::{parse_openings, run_match, EngineSpec, MatchConfig, MatchGame, MatchResult};
 use super::player::{ArenaGame, GameOptions};
 use super::referee::TimeControl;
 use super::report::bracket_html;
-use super::stats::{elo_estimate, likelihood_of_superiority, parse_sprt, Tally};
+use super::stats::{
+    elo_estimate, elo_estimate_pairs, likelihood_of_superiority, parse_sprt, MatchScore,
+};
 use crate::game::connect6::Connect6;
 use crate::game::gomoku::Gomoku;
 use crate::game::nogo::Nogo;
@@ -204,8 +206,8 @@ fn arena_of<G: ArenaGame>(args: &ArenaArgs) -> Result<(), String> {
     // Each game is written as it ends, so an interrupted match keeps what it played.
     let out = std::sync::Mutex::new(out);
     let write_failed = std::sync::Mutex::new(None);
-    let on_game = |g: &MatchGame, t: Tally| {
-        let r = &g.record;
+    let on_game = |g: &MatchGame, score: &MatchScore| {
+        let (r, t) = (&g.record, score.games);
         bar.set_message(format!(
             "{} vs {}: W-D-L {}-{}-{}",
             a.name, b.name, t.wins, t.draws, t.losses
@@ -228,12 +230,12 @@ fn arena_of<G: ArenaGame>(args: &ArenaArgs) -> Result<(), String> {
             }
         }
     };
-    let (tally, _games) = run_match::<G>(a, b, &openings, &config, &on_game)?;
+    let result = run_match::<G>(a, b, &openings, &config, &on_game)?;
     bar.finish_and_clear();
     if let Some(e) = write_failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(format!("cannot write games: {e}"));
     }
-    print_summary(a, b, tally, &config);
+    print_summary(a, b, &result, &config);
     Ok(())
 }
 
@@ -270,8 +272,20 @@ fn progress_bar(len: u64) -> ProgressBar {
     bar
 }
 
-fn print_summary(a: &EngineSpec, b: &EngineSpec, t: Tally, config: &MatchConfig) {
-    println!("{} vs {}: {} games", a.name, b.name, t.games());
+fn print_summary(a: &EngineSpec, b: &EngineSpec, result: &MatchResult, config: &MatchConfig) {
+    let (t, p) = (result.score.games, result.score.pairs);
+    let unpaired = match result.score.unpaired() {
+        0 => String::new(),
+        1 => ", 1 game unpaired".to_string(),
+        n => format!(", {n} games unpaired"),
+    };
+    println!(
+        "{} vs {}: {} games ({} pairs{unpaired})",
+        a.name,
+        b.name,
+        t.games(),
+        p.pairs()
+    );
     println!(
         "W-D-L {}-{}-{} for {}, score {:.1}%",
         t.wins,
@@ -280,9 +294,22 @@ fn print_summary(a: &EngineSpec, b: &EngineSpec, t: Tally, config: &MatchConfig)
         a.name,
         100.0 * t.score()
     );
-    if let Some(e) = elo_estimate(t) {
+    if p.pairs() > 0 {
         println!(
-            "Elo difference {:+.1} (95% interval {:+.1} to {:+.1})",
+            "pairs {} (how many gave {} 0, 0.5, 1, 1.5 and 2 points)",
+            p.dashed(),
+            a.name
+        );
+    }
+    // Each pair is one sample: its two games share a start with the colours swapped, so they
+    // are not independent (see stats::pairs).
+    let estimate = match elo_estimate_pairs(p) {
+        Some(e) => Some((e, format!("{} pairs", p.pairs()))),
+        None => elo_estimate(t).map(|e| (e, format!("{} single games", t.games()))),
+    };
+    if let Some((e, from)) = estimate {
+        println!(
+            "Elo difference {:+.1} (95% interval {:+.1} to {:+.1}; logistic Elo, from {from})",
             e.elo, e.lower, e.upper
         );
     }
@@ -292,15 +319,27 @@ fn print_summary(a: &EngineSpec, b: &EngineSpec, t: Tally, config: &MatchConfig)
     );
     if let Some(s) = config.sprt {
         let (lower, upper) = s.bounds();
+        let unit = s.model.unit();
+        let (llr, verdict, seen) = match result.sprt_stop {
+            Some(stop) => (stop.llr, stop.verdict.to_string(), stop.observations),
+            None => (
+                s.llr(&result.score),
+                "no decision yet".to_string(),
+                s.observations(&result.score),
+            ),
+        };
         println!(
-            "SPRT elo0={} elo1={}: LLR {:.2} (bounds {:.2}, {:.2}): {}",
-            s.elo0,
-            s.elo1,
-            s.llr(t),
-            lower,
-            upper,
-            s.verdict(t)
+            "SPRT {}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}): {verdict} after {seen} {unit}",
+            s.describe()
         );
+        let now = s.llr(&result.score);
+        if result.sprt_stop.is_some() && (now - llr).abs() > 1e-9 {
+            println!(
+                "  (games already under way finished after the decision: LLR {now:.2} on all \
+                 {} {unit})",
+                s.observations(&result.score)
+            );
+        }
     }
 }
 

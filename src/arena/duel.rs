@@ -4,7 +4,7 @@
 use super::player::{ArenaGame, Builtin, GameOptions, Player, BOTZONE_PROTOCOLS};
 use super::record::GameRecord;
 use super::referee::{play_game, TimeControl};
-use super::stats::{Sprt, SprtVerdict, Tally};
+use super::stats::{GamePoints, MatchScore, Sprt, SprtVerdict};
 use crate::game::Color;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
@@ -200,15 +200,32 @@ pub struct MatchGame {
     pub record: GameRecord,
 }
 
-/// Plays the match; `on_game` hears each game as it ends, with the running tally (A's view).
-/// Returns the final tally and every game in order.
+/// The moment the SPRT stopped a match: games already under way when it decided still finish
+/// and count in the score, but the decision is the one taken here.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtStop {
+    pub verdict: SprtVerdict,
+    pub llr: f64,
+    /// Pairs or games read by the test when it decided (its model's unit).
+    pub observations: u32,
+}
+
+/// A played match: the score (A's view), every game in order, and the SPRT's decision if it
+/// stopped the match.
+pub struct MatchResult {
+    pub score: MatchScore,
+    pub games: Vec<MatchGame>,
+    pub sprt_stop: Option<SprtStop>,
+}
+
+/// Plays the match; `on_game` hears each game as it ends, with the running score (A's view).
 pub fn run_match<G: ArenaGame>(
     a: &EngineSpec,
     b: &EngineSpec,
     openings: &[Vec<G::Move>],
     config: &MatchConfig,
-    on_game: &(dyn Fn(&MatchGame, Tally) + Sync),
-) -> Result<(Tally, Vec<MatchGame>), String> {
+    on_game: &(dyn Fn(&MatchGame, &MatchScore) + Sync),
+) -> Result<MatchResult, String> {
     let start = G::start(&config.options)?;
     // Build once up front so that a bad spec is reported before any game starts.
     a.build::<G>(0, &start)?;
@@ -223,7 +240,7 @@ pub fn run_match<G: ArenaGame>(
     }
     let next = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
-    let state = Mutex::new((Tally::default(), Vec::new()));
+    let state = Mutex::new((MatchScore::default(), Vec::new(), None));
     std::thread::scope(|s| {
         for _ in 0..config.concurrency.max(1) {
             // Positions are not shared between threads: each worker has its own copy.
@@ -257,31 +274,40 @@ pub fn run_match<G: ArenaGame>(
                     record.opening = opening_index;
                     let a_color = if a_black { Color::Black } else { Color::White };
                     let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
-                    let tally = &mut guard.0;
-                    match record.winner {
-                        Some(c) if c == a_color => tally.wins += 1,
-                        Some(_) => tally.losses += 1,
-                        None => tally.draws += 1,
-                    }
-                    let snapshot = *tally;
-                    if config
-                        .sprt
-                        .is_some_and(|t| t.verdict(snapshot) != SprtVerdict::Continue)
-                    {
-                        stop.store(true, Ordering::SeqCst);
+                    let points = match record.winner {
+                        Some(c) if c == a_color => GamePoints::Win,
+                        Some(_) => GamePoints::Loss,
+                        None => GamePoints::Draw,
+                    };
+                    guard.0.record(g, points);
+                    if let Some(test) = config.sprt.filter(|_| guard.2.is_none()) {
+                        let llr = test.llr(&guard.0);
+                        let verdict = test.verdict_of(llr);
+                        if verdict != SprtVerdict::Continue {
+                            guard.2 = Some(SprtStop {
+                                verdict,
+                                llr,
+                                observations: test.observations(&guard.0),
+                            });
+                            stop.store(true, Ordering::SeqCst);
+                        }
                     }
                     let game = MatchGame {
                         index: g,
                         a_black,
                         record,
                     };
-                    on_game(&game, snapshot);
+                    on_game(&game, &guard.0);
                     guard.1.push(game);
                 }
             });
         }
     });
-    let (tally, mut games) = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (score, mut games, sprt_stop) = state.into_inner().unwrap_or_else(|e| e.into_inner());
     games.sort_by_key(|g| g.index);
-    Ok((tally, games))
+    Ok(MatchResult {
+        score,
+        games,
+        sprt_stop,
+    })
 }

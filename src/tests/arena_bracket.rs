@@ -313,4 +313,42 @@ fn sprt_stops_a_one_sided_match_early() {
         "the test should stop well before 200 games: {stdout}"
     );
     assert!(stdout.contains("SPRT"), "{stdout}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+}
+
+/// Between 0 and +100 Elo, a won pair is worth ln(0.64 / 0.5) = 0.247 to the pentanomial test
+/// (and a won game the same to the trinomial one), so straight wins decide after twelve pairs
+/// (24 games) or twelve games: never after five, as the old normal approximation did.
+#[test]
+fn sprt_needs_the_wins_the_exact_test_needs() {
+    let run = |model: &str| {
+        let out = Command::new(bin())
+            .args(["arena", "--engine", "name=strong", "builtin=mcts:300p"])
+            .args(["--engine", "name=weak", "builtin=random", "--games", "200"])
+            .args(["--sprt", "elo0=0", "elo1=100", model])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(out.status.success(), "{stdout}");
+        stdout
+    };
+    let pairs = run("model=pentanomial");
+    // Every game won, as 300 playouts against random always do: the first line counts them.
+    assert!(pairs.contains("W-D-L 24-0-0 for strong"), "{pairs}");
+    assert!(
+        pairs.contains("strong vs weak: 24 games (12 pairs)"),
+        "{pairs}"
+    );
+    assert!(pairs.contains("pairs 0-0-0-0-12"), "{pairs}");
+    assert!(
+        pairs.contains("pentanomial: LLR 2.96 (bounds -2.94, 2.94): H1 accepted after 12 pairs"),
+        "{pairs}"
+    );
+    assert!(pairs.contains("logistic Elo, from 12 pairs"), "{pairs}");
+    let games = run("model=trinomial");
+    assert!(games.contains("W-D-L 12-0-0 for strong"), "{games}");
+    assert!(
+        games.contains("trinomial: LLR 2.96 (bounds -2.94, 2.94): H1 accepted after 12 games"),
+        "{games}"
+    );
 }

@@ -194,8 +194,8 @@ fn a_full_board_is_a_draw() {
         },
         sprt: None,
     };
-    let (tally, games) =
-        run_match::<Connect6>(&spec("a"), &spec("b"), &[], &config, &|_, _| {}).unwrap();
+    let result = run_match::<Connect6>(&spec("a"), &spec("b"), &[], &config, &|_, _| {}).unwrap();
+    let (tally, games) = (result.score.games, result.games);
     assert_eq!(tally.games(), 12);
     assert_eq!(games.len(), 12);
     let drawn = games.iter().filter(|g| g.record.winner.is_none()).count();

@@ -392,7 +392,8 @@ fn openings_are_played_with_both_colours() {
         sprt: None,
     };
     let (a, b) = (spec("a", "classic:5ms"), spec("b", "random"));
-    let (tally, games) = run_match::<Gomoku>(&a, &b, &openings, &config, &|_, _| {}).unwrap();
+    let result = run_match::<Gomoku>(&a, &b, &openings, &config, &|_, _| {}).unwrap();
+    let (tally, games) = (result.score.games, result.games);
     assert_eq!(tally.games(), 6);
     for g in &games {
         let k = g.index as usize / 2;

@@ -351,8 +351,9 @@ pub fn wins_every_game_against_random<G: stonebrain::arena::player::ArenaGame>(
     .unwrap();
     let random =
         EngineSpec::parse(&["name=random".to_string(), "builtin=random".to_string()]).unwrap();
-    let (tally, played) = run_match::<G>(&program, &random, &[], config, &|_, _| {})
+    let result = run_match::<G>(&program, &random, &[], config, &|_, _| {})
         .unwrap_or_else(|e| panic!("{label} over {protocol}: {e}"));
+    let (tally, played) = (result.score.games, result.games);
     assert_eq!(played.len(), config.games as usize);
     for game in &played {
         let rec = &game.record;
