@@ -4,6 +4,7 @@
 use super::player::{ArenaGame, Builtin, GameOptions, Player, BOTZONE_PROTOCOLS};
 use super::record::GameRecord;
 use super::referee::{play_game, TimeControl};
+use super::sau_player::{is_sau, SAU_TOLERANT};
 use super::stats::{GamePoints, MatchScore, Sprt, SprtVerdict};
 use crate::game::Color;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -21,28 +22,36 @@ pub enum EngineKind {
     /// `random`, `greedy`, `mcts:<N>ms`, `engine:<N>n`, `classic:<N>ms`, ...: played inside
     /// this process.
     Builtin(String),
-    /// An external program and the platform protocol to speak to it in.
-    External { command: String, protocol: String },
+    /// An external program, the platform protocol to speak to it in, and the lines to send it
+    /// once it has started (`init=`, SAU only: `depth 4` for an engine that reads its settings
+    /// from its input).
+    External {
+        command: String,
+        protocol: String,
+        init: Vec<String>,
+    },
 }
 
 /// The protocols the arena can speak to an external program (which of them a game accepts is
 /// checked when the match starts).
-pub const PROTOCOLS: [&str; 6] = [
+pub const PROTOCOLS: [&str; 7] = [
     BOTZONE_PROTOCOLS[0],
     BOTZONE_PROTOCOLS[1],
     BOTZONE_PROTOCOLS[2],
     BOTZONE_PROTOCOLS[3],
     "sau",
+    SAU_TOLERANT,
     "gomocup",
 ];
 
 impl EngineSpec {
-    /// Parses `name=N cmd=... proto=...` or `name=N builtin=...` pieces.
+    /// Parses `name=N cmd=... proto=... [init=LINE;LINE]` or `name=N builtin=...` pieces.
     pub fn parse(pieces: &[String]) -> Result<EngineSpec, String> {
         let mut name = None;
         let mut cmd = None;
         let mut proto = None;
         let mut builtin = None;
+        let mut init = None;
         for piece in pieces {
             let (key, value) = piece
                 .split_once('=')
@@ -52,9 +61,10 @@ impl EngineSpec {
                 "cmd" => cmd = Some(value.to_string()),
                 "proto" => proto = Some(value.to_string()),
                 "builtin" => builtin = Some(value.to_string()),
+                "init" => init = Some(value.to_string()),
                 _ => {
                     return Err(format!(
-                        "unknown engine option {key:?} (name, cmd, proto, builtin)"
+                        "unknown engine option {key:?} (name, cmd, proto, init, builtin)"
                     ))
                 }
             }
@@ -68,7 +78,26 @@ impl EngineSpec {
                         PROTOCOLS.join(", ")
                     ));
                 }
-                EngineKind::External { command, protocol }
+                let init: Vec<String> = init
+                    .iter()
+                    .flat_map(|i| i.split(';'))
+                    .map(|l| l.trim().to_string())
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                if !init.is_empty() && !is_sau(&protocol) {
+                    return Err(format!(
+                        "init= lines are for SAU engines (proto=sau or {SAU_TOLERANT}), not \
+                         {protocol}"
+                    ));
+                }
+                EngineKind::External {
+                    command,
+                    protocol,
+                    init,
+                }
+            }
+            (None, Some(_)) if init.is_some() => {
+                return Err("init= is for external programs (cmd=), not built-in players".into())
             }
             (None, Some(spec)) => EngineKind::Builtin(spec),
             (Some(_), Some(_)) => return Err("give either cmd= or builtin=, not both".to_string()),
@@ -110,11 +139,15 @@ impl EngineSpec {
     pub fn build<G: ArenaGame>(&self, seed: u64, start: &G) -> Result<Box<dyn Player<G>>, String> {
         Ok(match &self.kind {
             EngineKind::Builtin(spec) => Box::new(Builtin::<G>::from_spec(&self.name, spec, seed)?),
-            EngineKind::External { command, protocol } => {
+            EngineKind::External {
+                command,
+                protocol,
+                init,
+            } => {
                 start
                     .check_protocol(protocol)
                     .map_err(|e| format!("{}: {e}", self.name))?;
-                G::external_player(&self.name, command, protocol)
+                G::external_player(&self.name, command, protocol, init)
                     .map_err(|e| format!("{}: {e}", self.name))?
             }
         })
@@ -123,7 +156,7 @@ impl EngineSpec {
     /// Whether this player can start from a given position: the SAU protocol has no way to
     /// tell an engine about stones already on the board.
     pub fn takes_openings(&self) -> bool {
-        !matches!(&self.kind, EngineKind::External { protocol, .. } if protocol == "sau")
+        !matches!(&self.kind, EngineKind::External { protocol, .. } if is_sau(protocol))
     }
 }
 
@@ -310,4 +343,39 @@ pub fn run_match<G: ArenaGame>(
         games,
         sprt_stop,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(pieces: &[&str]) -> Result<EngineSpec, String> {
+        EngineSpec::parse(&pieces.iter().map(|p| p.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn init_lines_go_to_sau_engines_only() {
+        let spec = parse(&[
+            "name=c",
+            "cmd=./cloudict",
+            "proto=sau-tolerant",
+            "init=depth 4; x",
+        ])
+        .unwrap();
+        assert_eq!(
+            spec.kind,
+            EngineKind::External {
+                command: "./cloudict".into(),
+                protocol: SAU_TOLERANT.into(),
+                init: vec!["depth 4".into(), "x".into()],
+            }
+        );
+        assert!(!spec.takes_openings());
+        let err = parse(&["cmd=./bot", "proto=gomocup", "init=depth 4"]).unwrap_err();
+        assert!(err.contains("init= lines are for SAU engines"), "{err}");
+        let err = parse(&["builtin=random", "init=depth 4"]).unwrap_err();
+        assert!(err.contains("external programs"), "{err}");
+        let err = parse(&["cmd=./bot", "proto=sau-strict"]).unwrap_err();
+        assert!(err.contains("sau-tolerant"), "{err}");
+    }
 }

@@ -9,7 +9,7 @@ use super::botzone_player::botzone_player;
 use super::gomocup_player::GomocupPlayer;
 use super::record::EndReason;
 use super::referee::TimeControl;
-use super::sau_player::SauPlayer;
+use super::sau_player::{is_sau, SauPlayer, SAU_TOLERANT};
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::engine::connect6_greedy::Connect6Greedy;
 use crate::engine::gomoku_level::{self, Level};
@@ -72,10 +72,12 @@ pub trait ArenaGame: Game {
     /// The player that speaks `protocol` to the program `command` (a protocol `check_protocol`
     /// accepted). Each game names its own drivers, so a protocol's codec is needed only by the
     /// games that are played over it.
+    /// `init`: lines sent once the program has started (SAU engines only; empty otherwise).
     fn external_player(
         name: &str,
         command: &str,
         protocol: &str,
+        init: &[String],
     ) -> Result<Box<dyn Player<Self>>, String>;
     /// A built-in engine by family (`mcts`, `engine`, `greedy`), with `options` (`key=value`
     /// settings from the spec) applied; an unknown family or key is an error.
@@ -136,6 +138,7 @@ impl ArenaGame for Nogo {
         name: &str,
         command: &str,
         protocol: &str,
+        _init: &[String],
     ) -> Result<Box<dyn Player<Nogo>>, String> {
         botzone_player(name, command, protocol)
     }
@@ -226,7 +229,7 @@ impl ArenaGame for Connect6 {
 
     fn check_protocol(&self, protocol: &str) -> Result<(), String> {
         let botzone = Connect6Rules::BOTZONE.size;
-        if protocol == "sau" {
+        if is_sau(protocol) {
             // SAU's letters run from 'A'; past 'Z' a coordinate would not be a letter.
             if self.size() <= 26 {
                 Ok(())
@@ -258,9 +261,15 @@ impl ArenaGame for Connect6 {
         name: &str,
         command: &str,
         protocol: &str,
+        init: &[String],
     ) -> Result<Box<dyn Player<Connect6>>, String> {
-        if protocol == "sau" {
-            Ok(Box::new(SauPlayer::new(name, command)))
+        if is_sau(protocol) {
+            let player = SauPlayer::new(name, command).with_init(init);
+            Ok(Box::new(if protocol == SAU_TOLERANT {
+                player.tolerant()
+            } else {
+                player
+            }))
         } else {
             botzone_player(name, command, protocol)
         }
@@ -380,6 +389,7 @@ impl ArenaGame for Gomoku {
         name: &str,
         command: &str,
         protocol: &str,
+        _init: &[String],
     ) -> Result<Box<dyn Player<Gomoku>>, String> {
         match protocol {
             "gomocup" => Ok(Box::new(GomocupPlayer::new(name, command))),

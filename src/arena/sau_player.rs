@@ -16,6 +16,20 @@
 //!
 //! A program that faulted (time-out, crash, closed pipe, unreadable answer) is killed, and the next
 //! game starts a fresh one; after an illegal move it is told `end` and kept.
+//!
+//! Engines written for the platform are often a little off its protocol, and the platform lets
+//! them be, since it only looks for `move `. `proto=sau-tolerant` does the same for four common
+//! habits (Cloudict, the 2011 Olympiad champion, has all four):
+//!
+//! - no answer to `name?`: after `TOLERANT_NAME_GRACE` the engine plays on, unnamed;
+//! - chatter on its output that holds the word `move`: only a line ending in `move` and its
+//!   coordinates is an answer;
+//! - a single stone written with two letters, `move JJ`, for Black's first stone;
+//! - a single stone read the same way: such engines take `move JJ@@` as a stone on the border
+//!   row `@`, so a one-stone turn is sent as `move JJ`.
+//!
+//! Either mode can send `init` lines (`init="depth 4"`) once the program has started, for engines
+//! that take their settings on their input.
 
 use super::player::{Answer, ArenaGame, GameEnd, Player, Turn};
 use super::process::{BotProcess, ReadFailure};
@@ -25,6 +39,8 @@ use std::time::{Duration, Instant};
 
 /// How long a freshly started engine has to answer `name?`.
 pub const NAME_GRACE: Duration = Duration::from_secs(5);
+/// How long a tolerant-mode engine may take to answer `name?` before it plays on unnamed.
+const TOLERANT_NAME_GRACE: Duration = Duration::from_secs(2);
 /// How long an engine has to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
 
@@ -41,6 +57,18 @@ pub struct SauPlayer {
     /// The engine has been told about the current game (`new` sent), so it expects `end`.
     in_game: bool,
     name_grace: Duration,
+    /// Lines sent once the program has started, before `name?`.
+    init: Vec<String>,
+    /// `sau-tolerant`: see the module notes.
+    tolerant: bool,
+}
+
+/// The protocol name of tolerant mode.
+pub const SAU_TOLERANT: &str = "sau-tolerant";
+
+/// Whether a protocol is one of the SAU platform's.
+pub fn is_sau(protocol: &str) -> bool {
+    protocol == "sau" || protocol == SAU_TOLERANT
 }
 
 impl SauPlayer {
@@ -54,7 +82,22 @@ impl SauPlayer {
             new_pending: false,
             in_game: false,
             name_grace: NAME_GRACE,
+            init: Vec::new(),
+            tolerant: false,
         }
+    }
+
+    /// Lines to send the program once it has started (each gets its newline).
+    pub fn with_init(mut self, lines: &[String]) -> SauPlayer {
+        self.init = lines.to_vec();
+        self
+    }
+
+    /// Tolerant mode: an unanswered `name?`, and single stones in two letters both ways.
+    pub fn tolerant(mut self) -> SauPlayer {
+        self.tolerant = true;
+        self.name_grace = self.name_grace.min(TOLERANT_NAME_GRACE);
+        self
     }
 
     /// Another grace period for the `name?` answer (tests use a short one).
@@ -72,6 +115,9 @@ impl SauPlayer {
     fn launch(&mut self) -> Result<BotProcess, EndReason> {
         let mut process = BotProcess::spawn_merged(&self.command)
             .map_err(|e| EndReason::StartFailed(e.to_string()))?;
+        for line in &self.init {
+            process.send(&format!("{line}\n"))?;
+        }
         process.send("name?\n")?;
         let deadline = Instant::now() + self.name_grace;
         loop {
@@ -82,6 +128,7 @@ impl SauPlayer {
                         return Ok(process);
                     }
                 }
+                Err(ReadFailure::Timeout) if self.tolerant => return Ok(process),
                 Err(ReadFailure::Timeout) => {
                     return Err(EndReason::StartFailed(format!(
                         "no `name <x>` answer to `name?` within {:.1} s",
@@ -104,7 +151,7 @@ impl SauPlayer {
             "new black\n".to_string()
         } else {
             let last = turn.turns.last().map_or(&[][..], Vec::as_slice);
-            format!("move {}\n", encode(turn.pos, last))
+            format!("move {}\n", encode_for(self.tolerant, turn.pos, last))
         };
         let process = self.process.as_mut().ok_or(EndReason::ClosedPipe)?;
         process.send(&message)?;
@@ -113,8 +160,16 @@ impl SauPlayer {
             match process.read_line(deadline) {
                 Ok(line) => {
                     // The platform skips whatever does not hold the keyword.
-                    if let Some(argument) = keyword_argument(&line, "move") {
-                        return decode(turn.pos, argument, &line);
+                    let found = if self.tolerant {
+                        tolerant_answer(&line)
+                    } else {
+                        keyword_argument(&line, "move")
+                    };
+                    if let Some(argument) = found {
+                        return match widen(self.tolerant, argument) {
+                            Some(four) => decode(turn.pos, &four, &line),
+                            None => decode(turn.pos, argument, &line),
+                        };
                     }
                 }
                 Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
@@ -122,6 +177,31 @@ impl SauPlayer {
             }
         }
     }
+}
+
+/// A turn as the engine wants it: tolerant mode writes a single stone in two letters.
+fn encode_for<G: ArenaGame>(tolerant: bool, pos: &G, turn: &[G::Move]) -> String {
+    let mut text = encode(pos, turn);
+    if tolerant && text.ends_with("@@") {
+        text.truncate(2);
+    }
+    text
+}
+
+/// Tolerant mode's answer: a line that ends with `move` and two or four coordinate letters
+/// (`move JJ`, `We loss!move KIIK`). Chatter that merely holds the word, such as a help text's
+/// "search the move for next step", is skipped rather than judged.
+fn tolerant_answer(line: &str) -> Option<&str> {
+    let (head, argument) = line.trim_end().rsplit_once(' ')?;
+    let letters = argument.chars().count();
+    let coordinates = argument.chars().all(|c| c == '@' || c.is_ascii_uppercase());
+    (head.ends_with("move") && (letters == 2 || letters == 4) && coordinates).then_some(argument)
+}
+
+/// Tolerant mode reads a two-letter answer (`move JJ`) as one stone, `JJ@@`.
+fn widen(tolerant: bool, argument: &str) -> Option<String> {
+    let two = argument.chars().count() == 2 && argument.chars().all(|c| c.is_ascii_uppercase());
+    (tolerant && two).then(|| format!("{argument}@@"))
 }
 
 /// The argument after the first `keyword ` (keyword and a space, as the platform matches it)
@@ -255,13 +335,14 @@ impl<G: ArenaGame> Player<G> for SauPlayer {
         if !std::mem::take(&mut self.in_game) {
             return;
         }
+        let tolerant = self.tolerant;
         let Some(process) = self.process.as_mut() else {
             return;
         };
         let mut message = String::new();
         if let Some((by, stones)) = end.last_turn {
             if by != self.color {
-                message.push_str(&format!("move {}\n", encode(end.pos, stones)));
+                message.push_str(&format!("move {}\n", encode_for(tolerant, end.pos, stones)));
             }
         }
         message.push_str("end\n");
@@ -326,5 +407,29 @@ mod tests {
         assert_eq!(keyword_argument("movement", "move"), None);
         assert_eq!(keyword_argument("name  ", "name"), Some(""));
         assert_eq!(keyword_argument("name Stone Brain", "name"), Some("Stone"));
+    }
+
+    #[test]
+    fn tolerant_mode_reads_and_writes_single_stones_in_two_letters() {
+        let g = board();
+        let jj = g.point(9, 9);
+        assert_eq!(encode_for(true, &g, &[jj]), "JJ");
+        assert_eq!(encode_for(false, &g, &[jj]), "JJ@@");
+        assert_eq!(encode_for(true, &g, &[jj, jj]), "JJJJ");
+        assert_eq!(widen(true, "JJ").as_deref(), Some("JJ@@"));
+        assert_eq!(widen(false, "JJ"), None);
+        assert_eq!(widen(true, "JJKK"), None);
+        assert_eq!(widen(true, "J1"), None);
+        assert_eq!(tolerant_answer("move JJ"), Some("JJ"));
+        assert_eq!(tolerant_answer("We loss!move KIIK\r"), Some("KIIK"));
+        assert_eq!(tolerant_answer("move JJ@@"), Some("JJ@@"));
+        assert_eq!(
+            tolerant_answer("  next - the engine will search the move for next step."),
+            None
+        );
+        assert_eq!(tolerant_answer("move JJK"), None);
+        assert_eq!(tolerant_answer("remove JJKK"), Some("JJKK"));
+        assert_eq!(tolerant_answer("Score :\t999.400"), None);
+        assert!(is_sau("sau") && is_sau(SAU_TOLERANT) && !is_sau("gomocup"));
     }
 }

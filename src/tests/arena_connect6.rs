@@ -393,6 +393,58 @@ fn an_sau_engine_wins_and_loses_by_the_rules_in_one_process() {
     let _ = std::fs::remove_file(&log);
 }
 
+/// `proto=sau-tolerant` plays an engine with an older engine's habits (no answer to `name?`,
+/// settings on its input, help text and "We loss!" on its output, single stones in two
+/// letters) through whole games, in one process; plain `sau` refuses it at the start.
+#[test]
+fn a_loose_sau_engine_plays_in_tolerant_mode() {
+    let log = temp_file("sau-loose");
+    let init = ["depth 4".to_string()];
+    let mut bot = SauPlayer::new("loose", &sau_script("loose", Some(&log)))
+        .with_init(&init)
+        .tolerant();
+    let mut random = builtin("random", 9);
+    let rec = play_game(&mut bot, &mut random, &board(19), &[], clock());
+    assert_rules_end(&rec, &board(19));
+    assert_eq!(rec.winner, Some(Color::Black), "{}", rec.reason.describe());
+    assert_eq!(bot.engine_name(), None);
+    let rec = play_game(&mut random, &mut bot, &board(19), &[], clock());
+    assert_rules_end(&rec, &board(19));
+    assert_eq!(rec.winner, Some(Color::White), "{}", rec.reason.describe());
+    // It loses to greedy: the winning move reaches it, it answers "We loss!" with no newline,
+    // and the next game's first answer, glued to it, is still read.
+    let mut greedy = builtin("greedy", 1);
+    let rec = play_game(&mut greedy, &mut bot, &board(19), &[], clock());
+    assert_rules_end(&rec, &board(19));
+    assert_eq!(rec.winner, Some(Color::Black));
+    let rec = play_game(&mut bot, &mut random, &board(19), &[], clock());
+    assert_rules_end(&rec, &board(19));
+    assert_eq!(rec.winner, Some(Color::Black), "{}", rec.reason.describe());
+    drop(bot);
+    let lines = heard(&log);
+    assert_eq!(lines.first().map(String::as_str), Some("depth 4"));
+    assert_eq!(
+        lines.iter().filter(|l| *l == "name?").count(),
+        1,
+        "{lines:?}"
+    );
+    // Black's single first stone went to it in two letters.
+    let white_game = lines.iter().position(|l| l == "new white").unwrap();
+    let first = &lines[white_game + 1];
+    assert!(first.starts_with("move ") && first.len() == 7, "{first}");
+    assert!(lines.iter().all(|l| !l.contains('@')), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("quit"));
+    // The same engine over plain SAU never answers `name?`.
+    let rec = sau_fault(&sau_script("loose", None), clock());
+    assert_eq!(
+        rec.reason.code(),
+        "start-failed",
+        "{}",
+        rec.reason.describe()
+    );
+    let _ = std::fs::remove_file(&log);
+}
+
 fn sau_fault(command: &str, tc: TimeControl) -> GameRecord {
     let mut bot = SauPlayer::new("bad", command).with_name_grace(Duration::from_millis(800));
     let mut good = builtin("greedy", 1);

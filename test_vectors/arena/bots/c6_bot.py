@@ -10,7 +10,11 @@ defends, so it beats a random player and loses to anything that blocks.
     c6_bot.py botzone-simple [SIZE] the same in Botzone's simple interaction
 
 SAU mode `occupied` plays its own first stone again on its second turn; `late` answers every
-move after 3 s; `crash` exits on its first `move` or `new black`. LOG, if given, receives every
+move after 3 s; `crash` exits on its first `move` or `new black`; `loose` is off the protocol
+in the ways older engines are (Cloudict's): it ignores `name?`, answers `depth N`, prints a help
+text holding the word "move " before its first answer, writes and reads a single stone as two
+letters (`move JJ`; it exits with status 5 if sent `@@`), and glues "We loss!" to its next line
+when the opponent's move wins. LOG, if given, receives every
 line the platform sent (for the tests to check the conversation). Before each answer it writes
 a line of chatter on standard error, which SAU reads from the same pipe and must skip.
 """
@@ -105,6 +109,9 @@ class Lines:
 
 def sau(mode, log):
     board, me, turns = Board(19), None, 0
+    loose = mode == "loose"
+    if loose:
+        sys.stdout.write("commands:\n  next - the engine will search the move for next step.\n")
     logf = open(log, "a") if log else None
     lines = Lines()
     while True:
@@ -117,8 +124,10 @@ def sau(mode, log):
         if logf:
             logf.write(line + "\n")
             logf.flush()
-        if line == "name?":
+        if line == "name?" and not loose:
             say("name c6script")
+        elif line.startswith("depth ") and loose:
+            say("Set the search depth to " + line[6:] + ".")
         elif line.startswith("new"):
             board, turns = Board(19), 0
             me = "black" if line.endswith("black") else "white"
@@ -127,10 +136,18 @@ def sau(mode, log):
                     sys.exit(4)
                 board.place((9, 9), me)
                 turns += 1
-                say("move JJ@@")
+                say("move JJ" if loose else "move JJ@@")
         elif line.startswith("move "):
-            for p in sau_points(line[5:9]):
+            if loose and "@" in line:
+                sys.exit(5)
+            for p in sau_points((line[5:9] + "@@")[:4]):
                 board.place(p, "white" if me == "black" else "black")
+            if loose and any(
+                all(board.cells.get(q) == c for q in w) for w in board.windows for c in ("black", "white")
+            ):
+                sys.stdout.write("We loss!")
+                sys.stdout.flush()
+                continue
             # The loser of a game gets the winning move and `end` together: do not answer it.
             if lines.waiting(0.02) and lines.buf.split(b"\n", 1)[0].strip(b" \r\0") == b"end":
                 continue
@@ -151,6 +168,8 @@ def sau(mode, log):
             if mode == "occupied" and turns == 2:
                 first = [p for p, c in board.cells.items() if c == me][0]
                 stones = [first, stones[-1]]
+            if loose:
+                say("Searching 1/1")
             say("move " + sau_letters(stones))
         elif line == "end":
             me = None
