@@ -21,7 +21,7 @@ use super::{Event, Line, Protocol};
 use crate::engine::Decision;
 use crate::game::gomoku::{Gomoku, GomokuRules, Point};
 use crate::game::{Color, Game, Outcome};
-use crate::search::clock::{GameClock, TurnBudget};
+use crate::search::clock::{GameClock, GamePlan, TurnBudget};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -114,6 +114,7 @@ impl Times {
                 total,
                 used: total - left,
                 margin,
+                plan: GamePlan::GOMOKU,
             }
             .allowance(turn)
         });

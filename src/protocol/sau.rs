@@ -16,7 +16,7 @@ use super::{Event, Line, Protocol};
 use crate::engine::Decision;
 use crate::game::connect6::{Connect6, Connect6Rules, Stone};
 use crate::game::{Color, Game};
-use crate::search::clock::{GameClock, TurnBudget};
+use crate::search::clock::{GameClock, GamePlan, TurnBudget};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -195,7 +195,11 @@ impl Sau {
         let mut game = Running {
             pos: self.start_position(),
             us,
-            clock: GameClock::new(self.config.game_time, self.config.margin),
+            clock: GameClock::new(
+                self.config.game_time,
+                self.config.margin,
+                GamePlan::CONNECT6,
+            ),
             answered: 0,
             asked_at: None,
             before_answer: None,

@@ -88,32 +88,93 @@ impl TurnBudget {
     }
 }
 
-/// A whole-game clock (the SAU platform's 3 minutes a side, Gomocup's `timeout_match`): how much
-/// of what is left to give the next turn.
+/// How a game's clock is spread over its turns: how long games of this kind last, what is kept
+/// in reserve, and which turns weigh more.
 ///
-/// The plan covers `PLANNED_TURNS` of our turns (a 120-move game, 60 turns a side) and spends at
-/// most `PLANNED_SHARE` of the budget on them, so a longer game still has time. Within the plan,
-/// middle-game turns weigh more than the opening (book-like, forced) and the late game (few
-/// candidate moves). Past the plan, each turn gets a small share of what remains.
+/// The allowance of a turn is its weight's share of the spendable time (what is left less the
+/// reserve) among the turns still expected: `max(typical_turns - turn, min_turns_left)` of them,
+/// from this one on. While the game is shorter than typical, each turn gets about
+/// `total / typical_turns`; a game that runs long keeps expecting `min_turns_left` more turns, so
+/// each turn takes a fixed fraction of what is left and the clock never runs dry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GamePlan {
+    /// Our turns in a typical game.
+    pub typical_turns: u32,
+    /// However long the game has gone, at least this many more turns are expected.
+    pub min_turns_left: u32,
+    /// Share of the whole clock kept back from the plan (spent only in the smallest slices).
+    pub reserve: f64,
+    /// Our first turns (book-like, or answered at once) weigh `opening_weight`, the turns from
+    /// `late_from` on weigh `late_weight`, and the middle ones 1.
+    pub opening_turns: u32,
+    pub opening_weight: f64,
+    pub late_from: u32,
+    pub late_weight: f64,
+}
+
+impl GamePlan {
+    /// Connect6 between strong programs is decided in 12 to 25 turns a side: plan for 20, with
+    /// the weight on the turns after the opening, and a tenth of the clock in reserve.
+    pub const CONNECT6: GamePlan = GamePlan {
+        typical_turns: 20,
+        min_turns_left: 8,
+        reserve: 0.1,
+        opening_turns: 2,
+        opening_weight: 0.5,
+        late_from: 16,
+        late_weight: 0.8,
+    };
+
+    /// Gomoku: 60 moves a side with a fifth in reserve (the long-standing plan: to be refitted
+    /// when Gomoku's time use is measured).
+    pub const GOMOKU: GamePlan = GamePlan {
+        typical_turns: 60,
+        min_turns_left: 20,
+        reserve: 0.2,
+        opening_turns: 3,
+        opening_weight: 0.5 / 1.5,
+        late_from: 30,
+        late_weight: 0.8 / 1.5,
+    };
+
+    /// The relative weight of our `turn`-th turn (from 0).
+    fn weight(&self, turn: u32) -> f64 {
+        if turn < self.opening_turns {
+            self.opening_weight
+        } else if turn >= self.late_from {
+            self.late_weight
+        } else {
+            1.0
+        }
+    }
+
+    /// Our turns still expected, this one included.
+    fn turns_left(&self, turn: u32) -> u32 {
+        self.typical_turns
+            .saturating_sub(turn)
+            .max(self.min_turns_left)
+            .max(1)
+    }
+}
+
+/// A whole-game clock (the SAU platform's 3 minutes a side, Gomocup's `timeout_match`): how much
+/// of what is left to give the next turn, by a [`GamePlan`].
 #[derive(Clone, Copy, Debug)]
 pub struct GameClock {
     pub total: Duration,
     pub used: Duration,
     /// Kept back from every turn, like `TurnBudget::margin`.
     pub margin: Duration,
+    pub plan: GamePlan,
 }
 
-/// Our turns the plan covers.
-pub const PLANNED_TURNS: u32 = 60;
-/// The share of the whole budget the planned turns may use.
-pub const PLANNED_SHARE: f64 = 0.8;
-
 impl GameClock {
-    pub fn new(total: Duration, margin: Duration) -> GameClock {
+    pub fn new(total: Duration, margin: Duration, plan: GamePlan) -> GameClock {
         GameClock {
             total,
             used: Duration::ZERO,
             margin,
+            plan,
         }
     }
 
@@ -121,29 +182,20 @@ impl GameClock {
         self.total.saturating_sub(self.used)
     }
 
-    /// The relative weight of our `turn`-th turn (from 0).
-    fn weight(turn: u32) -> f64 {
-        match turn {
-            0..=2 => 0.5,
-            3..=29 => 1.5,
-            _ => 0.8,
-        }
-    }
-
-    /// How long our `turn`-th turn (from 0) may think, before the margin.
+    /// How long our `turn`-th turn (from 0) may think, before the margin: its weight's share of
+    /// the spendable time, never more than a quarter of what is left (so no single turn can
+    /// lose the game on time), and never less than a hundredth of it (so moves keep coming
+    /// when the plan is spent).
     pub fn allowance(&self, turn: u32) -> Duration {
+        let plan = &self.plan;
         let remaining = self.remaining().as_secs_f64();
-        let secs = if turn < PLANNED_TURNS {
-            let planned_left =
-                (PLANNED_SHARE * self.total.as_secs_f64() - self.used.as_secs_f64()).max(0.0);
-            let weights_left: f64 = (turn..PLANNED_TURNS).map(Self::weight).sum();
-            // A turn that ran over earlier leaves less for later ones, never nothing: a tiny
-            // share of the reserve keeps moves coming.
-            (planned_left * Self::weight(turn) / weights_left).max(remaining / 100.0)
-        } else {
-            remaining / 20.0
-        };
-        Duration::from_secs_f64(secs.min(remaining / 2.0).max(0.0))
+        let spendable = (remaining - plan.reserve * self.total.as_secs_f64()).max(0.0);
+        let horizon = plan.turns_left(turn);
+        let weights: f64 = (turn..turn + horizon).map(|t| plan.weight(t)).sum();
+        let secs = (spendable * plan.weight(turn) / weights)
+            .max(remaining / 100.0)
+            .min(remaining / 4.0);
+        Duration::from_secs_f64(secs.max(0.0))
     }
 
     /// The budget of our `turn`-th turn, started at `started` (when the platform's command was
@@ -203,52 +255,90 @@ mod tests {
             .collect()
     }
 
+    fn clock(plan: GamePlan) -> GameClock {
+        GameClock::new(Duration::from_secs(180), Duration::ZERO, plan)
+    }
+
     #[test]
-    fn a_120_move_game_uses_at_most_80_percent() {
-        let total = Duration::from_secs(180);
-        let mut clock = GameClock::new(total, Duration::from_millis(100));
-        play_out(&mut clock, PLANNED_TURNS);
+    fn a_typical_connect6_game_spends_most_of_the_clock() {
+        // 20 turns spent in full use three quarters of the clock: past turn 12 the plan still
+        // expects 8 more turns, so a longer game keeps time for them, out of the 90% it may
+        // plan with.
+        let mut c = clock(GamePlan::CONNECT6);
+        let a = play_out(&mut c, 20);
+        let used = c.used.as_secs_f64();
+        assert!((135.0..=162.0 + 1e-6).contains(&used), "used {used}");
+        // The opening turns get half a middle turn; a middle turn about 180·0.9/19 = 8.5 s.
+        assert!(a[0] < a[5] && a[1] < a[5], "{a:?}");
         assert!(
-            clock.used.as_secs_f64() <= 0.8 * 180.0 + 1e-6,
-            "used {:?}",
-            clock.used
+            a[5] > Duration::from_secs(8) && a[5] < Duration::from_secs(10),
+            "{a:?}"
         );
-        assert!(
-            clock.used.as_secs_f64() >= 0.79 * 180.0,
-            "the plan should use its share: {:?}",
-            clock.used
-        );
+        // A game decided in 12 turns has used well over half the clock.
+        let mut short = clock(GamePlan::CONNECT6);
+        play_out(&mut short, 12);
+        assert!(short.used > Duration::from_secs(95), "{:?}", short.used);
     }
 
     #[test]
     fn the_middle_game_gets_more_than_the_opening_and_the_end() {
-        let mut clock = GameClock::new(Duration::from_secs(180), Duration::ZERO);
-        let a = play_out(&mut clock, PLANNED_TURNS);
-        assert!(
-            a[10] > a[0] && a[10] > a[50],
-            "{:?} {:?} {:?}",
-            a[0],
-            a[10],
-            a[50]
-        );
+        for plan in [GamePlan::CONNECT6, GamePlan::GOMOKU] {
+            let mut c = clock(plan);
+            let a = play_out(&mut c, 60);
+            assert!(a[10] > a[0] && a[10] > a[50], "{plan:?}: {a:?}");
+        }
+    }
+
+    #[test]
+    fn gomoku_keeps_its_sixty_move_plan() {
+        // Before plans were per game, a whole-game clock spread 80% of itself over 60 moves
+        // weighted 0.5, 1.5 and 0.8 (moves 0-2, 3-29, 30-59), never less than a hundredth of
+        // what was left. The Gomoku plan gives the same
+        // allowances for the first 40 moves (past them it expects 20 more moves, where the old
+        // plan expected the game to end at 60).
+        let old_weight = |t: u32| match t {
+            0..=2 => 0.5,
+            3..=29 => 1.5,
+            _ => 0.8,
+        };
+        let mut c = clock(GamePlan::GOMOKU);
+        for t in 0..40 {
+            let planned_left = 0.8 * 180.0 - c.used.as_secs_f64();
+            let weights: f64 = (t..60).map(old_weight).sum();
+            let floor = c.remaining().as_secs_f64() / 100.0;
+            let old = (planned_left * old_weight(t) / weights).max(floor);
+            let new = c.allowance(t).as_secs_f64();
+            assert!((old - new).abs() < 1e-6, "move {t}: {old} against {new}");
+            c.spend(c.allowance(t));
+        }
     }
 
     #[test]
     fn a_very_long_game_never_runs_out() {
-        let total = Duration::from_secs(180);
-        let mut clock = GameClock::new(total, Duration::ZERO);
-        let a = play_out(&mut clock, 400);
-        assert!(clock.used <= total);
-        assert!(a.iter().all(|d| !d.is_zero()), "every turn gets some time");
+        for plan in [GamePlan::CONNECT6, GamePlan::GOMOKU] {
+            let mut c = clock(plan);
+            let a = play_out(&mut c, 400);
+            assert!(c.used <= c.total);
+            assert!(a.iter().all(|d| !d.is_zero()), "every turn gets some time");
+            // No turn ever takes more than a quarter of what was left.
+            let mut left = c.total;
+            for d in &a {
+                assert!(
+                    *d <= left / 4 + Duration::from_nanos(1),
+                    "{d:?} of {left:?}"
+                );
+                left -= *d;
+            }
+        }
     }
 
     #[test]
     fn overspending_early_shrinks_later_turns_but_not_to_nothing() {
-        let mut clock = GameClock::new(Duration::from_secs(180), Duration::ZERO);
-        let normal = clock.allowance(5);
-        clock.spend(Duration::from_secs(150));
-        let after = clock.allowance(5);
+        let mut c = clock(GamePlan::CONNECT6);
+        let normal = c.allowance(5);
+        c.spend(Duration::from_secs(170));
+        let after = c.allowance(5);
         assert!(after < normal && !after.is_zero());
-        assert!(after <= clock.remaining() / 2);
+        assert!(after <= c.remaining() / 4);
     }
 }

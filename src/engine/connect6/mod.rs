@@ -55,7 +55,7 @@ impl Default for Connect6Config {
             seed: 1,
             width: Width::default(),
             vcdt_depth: 8,
-            safety_depth: 8,
+            safety_depth: 10,
             vcdt_share: 0.3,
             max_depth: 12,
             table_bits: 18,
@@ -68,7 +68,7 @@ impl Default for Connect6Config {
 /// The share of the time left after the VCDT search that alpha-beta may use.
 const AB_SHARE: f64 = 0.6;
 /// Root turns checked against the opponent's VCDT.
-const SAFETY_CANDIDATES: usize = 6;
+const SAFETY_CANDIDATES: usize = 16;
 
 pub struct Connect6Engine {
     config: Connect6Config,
@@ -301,7 +301,7 @@ impl Connect6Engine {
             if let Some(stop) = budget.limits().stop_at {
                 let spent = started.elapsed();
                 let left = stop.saturating_duration_since(Instant::now());
-                if left < spent * 3 {
+                if left < spent {
                     break;
                 }
             }
