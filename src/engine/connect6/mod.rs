@@ -296,8 +296,10 @@ impl Connect6Engine {
             if scores[0].0.abs() > WIN_BOUND {
                 break; // proved either way
             }
-            // Another iteration costs several times this one: do not start what cannot end
-            // (and leave time for the safety check).
+            // Another iteration costs several times this one and will rarely end, but its
+            // first turns are searched first, so a partial iteration that finds a better turn
+            // still counts (above): start one while more time is left than this one took.
+            // (Waiting for three times as much left most of the SAU clock unspent.)
             if let Some(stop) = budget.limits().stop_at {
                 let spent = started.elapsed();
                 let left = stop.saturating_duration_since(Instant::now());
