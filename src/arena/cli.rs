@@ -30,7 +30,7 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub exact_five: bool,
     /// An engine: `name=N cmd="COMMAND" [proto=botzone|botzone-keep-running|botzone-simple|
-    /// botzone-simple-keep-running|sau|gomocup]`, or `name=N builtin=SPEC`; SPEC for NoGo is
+    /// botzone-simple-keep-running|sau|gomocup|gtp]`, or `name=N builtin=SPEC`; SPEC for NoGo is
     /// random, mcts:<N>ms or mcts:<N>p (engine: is the same), for Connect6 random, greedy,
     /// engine:<N>ms or engine:<N>n, for Gomoku random, full:<N>ms, classic:<N>ms,
     /// wintable:<N>ms (or <N>n; engine: is full:). Twice.

@@ -34,7 +34,7 @@ pub enum EngineKind {
 
 /// The protocols the arena can speak to an external program (which of them a game accepts is
 /// checked when the match starts).
-pub const PROTOCOLS: [&str; 7] = [
+pub const PROTOCOLS: [&str; 8] = [
     BOTZONE_PROTOCOLS[0],
     BOTZONE_PROTOCOLS[1],
     BOTZONE_PROTOCOLS[2],
@@ -42,6 +42,7 @@ pub const PROTOCOLS: [&str; 7] = [
     "sau",
     SAU_TOLERANT,
     "gomocup",
+    "gtp",
 ];
 
 impl EngineSpec {
@@ -84,10 +85,10 @@ impl EngineSpec {
                     .map(|l| l.trim().to_string())
                     .filter(|l| !l.is_empty())
                     .collect();
-                if !init.is_empty() && !is_sau(&protocol) {
+                if !init.is_empty() && !is_sau(&protocol) && protocol != "gtp" {
                     return Err(format!(
-                        "init= lines are for SAU engines (proto=sau or {SAU_TOLERANT}), not \
-                         {protocol}"
+                        "init= lines are for SAU engines (proto=sau or {SAU_TOLERANT}) and GTP \
+                         engines (proto=gtp), not {protocol}"
                     ));
                 }
                 EngineKind::External {
@@ -373,6 +374,7 @@ mod tests {
         assert!(!spec.takes_openings());
         let err = parse(&["cmd=./bot", "proto=gomocup", "init=depth 4"]).unwrap_err();
         assert!(err.contains("init= lines are for SAU engines"), "{err}");
+        assert!(parse(&["cmd=./bot", "proto=gtp", "init=komi 0;time_settings 0 1 1"]).is_ok());
         let err = parse(&["builtin=random", "init=depth 4"]).unwrap_err();
         assert!(err.contains("external programs"), "{err}");
         let err = parse(&["cmd=./bot", "proto=sau-strict"]).unwrap_err();

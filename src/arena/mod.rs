@@ -6,6 +6,7 @@ pub mod bracket;
 pub mod cli;
 pub mod duel;
 pub mod gomocup_player;
+pub mod gtp_player;
 pub mod player;
 pub mod process;
 pub mod record;

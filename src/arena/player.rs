@@ -7,6 +7,7 @@
 
 use super::botzone_player::botzone_player;
 use super::gomocup_player::GomocupPlayer;
+use super::gtp_player::GtpPlayer;
 use super::record::EndReason;
 use super::referee::TimeControl;
 use super::sau_player::{is_sau, SauPlayer, SAU_TOLERANT};
@@ -72,7 +73,7 @@ pub trait ArenaGame: Game {
     /// The player that speaks `protocol` to the program `command` (a protocol `check_protocol`
     /// accepted). Each game names its own drivers, so a protocol's codec is needed only by the
     /// games that are played over it.
-    /// `init`: lines sent once the program has started (SAU engines only; empty otherwise).
+    /// `init`: lines sent once the program has started (SAU and GTP engines; empty otherwise).
     fn external_player(
         name: &str,
         command: &str,
@@ -124,11 +125,11 @@ impl ArenaGame for Nogo {
     }
 
     fn check_protocol(&self, protocol: &str) -> Result<(), String> {
-        if BOTZONE_PROTOCOLS.contains(&protocol) {
+        if BOTZONE_PROTOCOLS.contains(&protocol) || protocol == "gtp" {
             Ok(())
         } else {
             Err(format!(
-                "NoGo is played over Botzone's protocols ({}), not {protocol:?}",
+                "NoGo is played over Botzone's protocols ({}) or gtp, not {protocol:?}",
                 BOTZONE_PROTOCOLS.join(", ")
             ))
         }
@@ -138,8 +139,11 @@ impl ArenaGame for Nogo {
         name: &str,
         command: &str,
         protocol: &str,
-        _init: &[String],
+        init: &[String],
     ) -> Result<Box<dyn Player<Nogo>>, String> {
+        if protocol == "gtp" {
+            return Ok(Box::new(GtpPlayer::new(name, command, init)));
+        }
         botzone_player(name, command, protocol)
     }
 

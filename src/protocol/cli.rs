@@ -4,6 +4,7 @@
 use super::botzone::{BotzoneConfig, BotzoneJson, BotzoneLanguage, BotzoneSimple};
 use super::detect::{choose_game, detect, protocol_from_program_name, GameKind, ProtocolKind};
 use super::gomocup::{self, Gomocup, GomocupConfig};
+use super::gtp::{Gtp, GtpConfig};
 use super::sau::{self, Sau, SauConfig};
 use super::session::Session;
 use super::{serve, Line, LineReader, Protocol, ThreadedLines};
@@ -46,6 +47,7 @@ pub enum ProtocolArg {
     BotzoneSimple,
     Sau,
     Gomocup,
+    Gtp,
 }
 
 impl ProtocolArg {
@@ -55,6 +57,7 @@ impl ProtocolArg {
             ProtocolArg::BotzoneSimple => ProtocolKind::BotzoneSimple,
             ProtocolArg::Sau => ProtocolKind::Sau,
             ProtocolArg::Gomocup => ProtocolKind::Gomocup,
+            ProtocolArg::Gtp => ProtocolKind::Gtp,
         }
     }
 }
@@ -278,7 +281,7 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
         .or_else(|| protocol_from_program_name(&program));
     if stdin.is_terminal() && known.is_none() {
         eprintln!(
-            "stonebrain: waiting for a platform on standard input (Botzone JSON or simple, SAU, Gomocup); \
+            "stonebrain: waiting for a platform on standard input (Botzone JSON or simple, SAU, Gomocup, GTP); \
              to try it by hand, paste {{\"requests\":[{{\"x\":-1,\"y\":-1}}],\"responses\":[]}} (see --help)"
         );
     }
@@ -329,12 +332,12 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
     match (game, kind) {
         (GameKind::Nogo, ProtocolKind::BotzoneJson) => run(
             BotzoneJson::<Nogo>::new(botzone),
-            nogo_session(args, seed),
+            nogo_session(args, seed, args.keep_running),
             io,
         ),
         (GameKind::Nogo, ProtocolKind::BotzoneSimple) => run(
             BotzoneSimple::<Nogo>::new(botzone),
-            nogo_session(args, seed),
+            nogo_session(args, seed, args.keep_running),
             io,
         ),
         (GameKind::Connect6, ProtocolKind::BotzoneJson) => run(
@@ -363,6 +366,19 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
             session.end_turn_early = Some(sau::end_connect6_turn);
             run(protocol, session, io)
         }
+        (GameKind::Nogo, ProtocolKind::Gtp) => run(
+            Gtp::new(GtpConfig {
+                name: args.name.clone(),
+                margin: Duration::from_millis(args.margin_ms),
+                turn_limit: args.time_ms.map(Duration::from_millis),
+                rules: NogoRules {
+                    centre_ban: args.centre_ban,
+                },
+            }),
+            // A GTP engine lives for the whole game (for many games), so it keeps its tree.
+            nogo_session(args, seed, true),
+            io,
+        ),
         (GameKind::Gomoku, ProtocolKind::BotzoneJson) => run(
             BotzoneJson::<Gomoku>::new(botzone),
             gomoku_session(args, seed, Gomoku::default()),
@@ -400,10 +416,10 @@ struct Io {
     diagnostics: Diagnostics,
 }
 
-fn nogo_session(args: &ServeArgs, seed: u64) -> Session<Nogo> {
+fn nogo_session(args: &ServeArgs, seed: u64, reuse_tree: bool) -> Session<Nogo> {
     let engine = NogoEngine::new(NogoConfig {
         seed,
-        reuse_tree: args.keep_running,
+        reuse_tree,
         ..NogoConfig::default()
     });
     let mut session = Session::new(
@@ -466,7 +482,7 @@ fn first_recognised_line<R: Read>(
             Some(kind) => return Some((kind, line)),
             None => complaints.push(format!(
                 "cannot tell the platform from {:?} (expected Botzone JSON, a turn number, \
-                 name?/new for SAU, or a Gomocup command); give --protocol to choose",
+                 name?/new for SAU, a Gomocup command, or a GTP command); give --protocol to choose",
                 line.text
             )),
         }
@@ -495,6 +511,7 @@ fn refuse(kind: ProtocolKind, message: String, mut diagnostics: Diagnostics) -> 
                 .to_string(),
         ),
         ProtocolKind::BotzoneSimple => Some(format!("-1 -1\nerror: {message}")),
+        ProtocolKind::Gtp => Some(format!("? {message}\n")),
         ProtocolKind::Sau => None,
     };
     if let Some(line) = platform_line {

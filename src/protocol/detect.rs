@@ -11,6 +11,9 @@ pub enum ProtocolKind {
     Sau,
     /// Gomocup / Piskvork: `START`, `BEGIN`, `TURN`, `BOARD` ...
     Gomocup,
+    /// The Go Text Protocol (NoGo at the Computer Olympiad, GoGui): `boardsize`, `play`,
+    /// `genmove` ...
+    Gtp,
 }
 
 impl ProtocolKind {
@@ -20,6 +23,7 @@ impl ProtocolKind {
             ProtocolKind::BotzoneSimple => "botzone-simple",
             ProtocolKind::Sau => "sau",
             ProtocolKind::Gomocup => "gomocup",
+            ProtocolKind::Gtp => "gtp",
         }
     }
 }
@@ -51,13 +55,41 @@ pub fn detect(first_line: &str) -> Option<ProtocolKind> {
     if !line.is_empty() && line.parse::<i64>().is_ok() {
         return Some(ProtocolKind::BotzoneSimple);
     }
-    let word = line.split_whitespace().next().unwrap_or("");
+    let mut words = line.split_whitespace();
+    let word = words.next().unwrap_or("");
     match word.to_ascii_uppercase().as_str() {
-        "NAME?" | "NEW" => Some(ProtocolKind::Sau),
-        "START" | "INFO" | "ABOUT" | "BEGIN" | "BOARD" | "RECTSTART" => Some(ProtocolKind::Gomocup),
-        _ => None,
+        "NAME?" | "NEW" => return Some(ProtocolKind::Sau),
+        "START" | "INFO" | "ABOUT" | "BEGIN" | "BOARD" | "RECTSTART" => {
+            return Some(ProtocolKind::Gomocup)
+        }
+        _ => {}
     }
+    // GTP: a command of its own (lower case, as the standard spells them), maybe after an id.
+    let command = if word.bytes().all(|b| b.is_ascii_digit()) {
+        words.next().unwrap_or("")
+    } else {
+        word
+    };
+    GTP_OPENERS.contains(&command).then_some(ProtocolKind::Gtp)
 }
+
+/// GTP commands a controller may begin with (`name` is SAU's `name?` only with the question
+/// mark, so the two never meet).
+const GTP_OPENERS: [&str; 13] = [
+    "protocol_version",
+    "name",
+    "version",
+    "list_commands",
+    "known_command",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "time_settings",
+    "showboard",
+    "quit",
+];
 
 /// The game a program's file name asks for (`stonebrain-nogo`, `pbrain-stonebrain`, ...).
 pub fn game_from_program_name(program: &str) -> Option<GameKind> {
@@ -96,6 +128,7 @@ pub fn choose_game(flag: Option<GameKind>, program: &str, protocol: ProtocolKind
     match protocol {
         ProtocolKind::Sau => GameKind::Connect6,
         ProtocolKind::Gomocup => GameKind::Gomoku,
+        ProtocolKind::Gtp => GameKind::Nogo,
         ProtocolKind::BotzoneJson | ProtocolKind::BotzoneSimple => {
             game_from_program_name(program).unwrap_or(GameKind::Nogo)
         }
@@ -130,7 +163,18 @@ mod tests {
         ] {
             assert_eq!(detect(w), Some(ProtocolKind::Gomocup), "{w}");
         }
+        for w in [
+            "protocol_version",
+            "1 boardsize 9",
+            "name",
+            "list_commands",
+            "12 genmove b",
+            "clear_board",
+        ] {
+            assert_eq!(detect(w), Some(ProtocolKind::Gtp), "{w}");
+        }
         assert_eq!(detect("hello"), None);
+        assert_eq!(detect("7 hello"), None);
         assert_eq!(detect("1 2"), None);
     }
 

@@ -6,6 +6,7 @@ pub mod botzone;
 pub mod cli;
 pub mod detect;
 pub mod gomocup;
+pub mod gtp;
 pub mod sau;
 pub mod session;
 
