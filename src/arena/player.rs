@@ -299,13 +299,15 @@ impl ArenaGame for Connect6 {
                         "leaf" => config.width.leaf_threats = v != 0.0,
                         "vcdt" => config.vcdt_depth = v as u8,
                         "safety" => config.safety_depth = v as u8,
+                        "singles" => config.singles = v as u8,
+                        "single_depth" => config.single_depth = v as u8,
                         "share" => config.vcdt_share = v,
                         "depth" => config.max_depth = v as u8,
                         "variety" => config.variety = v as i32,
                         _ => {
                             return Err(format!(
                                 "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
-                                 vcdt, safety, share, depth, variety)"
+                                 vcdt, safety, singles, single_depth, share, depth, variety)"
                             ))
                         }
                     }

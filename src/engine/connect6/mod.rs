@@ -26,7 +26,7 @@ use board::Board;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
-use threats::ThreatCache;
+use threats::{Reach, ThreatCache};
 
 #[derive(Clone, Debug)]
 pub struct Connect6Config {
@@ -37,6 +37,11 @@ pub struct Connect6Config {
     pub vcdt_depth: u8,
     /// Deepest check of our chosen turn against the opponent's VCDT, in its turns.
     pub safety_depth: u8,
+    /// Single threats allowed in a line of the threat searches (ours and the safety check's) once
+    /// the exact VCDT has found nothing; 0 keeps them exact.
+    pub singles: u8,
+    /// Deepest threat search with single threats, in the attacker's turns.
+    pub single_depth: u8,
     /// Share of the turn's time the VCDT search may use before alpha-beta starts.
     pub vcdt_share: f64,
     /// Deepest alpha-beta iteration, in turns.
@@ -56,6 +61,9 @@ impl Default for Connect6Config {
             width: Width::default(),
             vcdt_depth: 8,
             safety_depth: 10,
+            // Measured without a gain so far (see the README's strength notes): off.
+            singles: 0,
+            single_depth: 6,
             vcdt_share: 0.3,
             max_depth: 12,
             table_bits: 18,
@@ -170,14 +178,15 @@ impl Connect6Engine {
         // candidate loses, the answer of the depth before stands (the loss may be beyond what
         // the opponent will see).
         let mut safe: Option<Turn> = None;
-        for depth in 3..=self.config.safety_depth {
+        for reach in self.threat_reaches(3, self.config.safety_depth) {
             let mut found = None;
             for turn in &candidates {
                 for &s in turn {
                     board.play(s);
                 }
                 let lost = board.pos.winner().is_none()
-                    && threats::find_vcdt(board, depth, budget, &mut self.threat_cache).is_some();
+                    && threats::find_threat_win(board, reach, budget, &mut self.threat_cache)
+                        .is_some();
                 for &s in turn.iter().rev() {
                     board.undo(s);
                 }
@@ -220,14 +229,27 @@ impl Connect6Engine {
         budget.set_deadline(share.or(saved));
         self.threat_cache.clear();
         let mut found = None;
-        for depth in 2..=self.config.vcdt_depth {
-            found = threats::find_vcdt(board, depth, budget, &mut self.threat_cache);
+        for reach in self.threat_reaches(2, self.config.vcdt_depth) {
+            found = threats::find_threat_win(board, reach, budget, &mut self.threat_cache);
             if found.is_some() || budget.stopped() {
                 break;
             }
         }
         budget.set_deadline(saved);
         found
+    }
+
+    /// The threat searches' iterations, cheapest first: the exact VCDT from `first` to `last`
+    /// turns, then, if single threats are on, searches allowing them, from 3 turns to
+    /// `single_depth`. (A single threat is the slower and less certain search, so it only
+    /// starts once the exact one has said what it can.)
+    fn threat_reaches(&self, first: u8, last: u8) -> Vec<Reach> {
+        let exact = (first..=last).map(Reach::vcdt);
+        let singles = self.config.singles;
+        let with_singles = (3..=self.config.single_depth)
+            .filter(move |_| singles > 0)
+            .map(move |depth| Reach { depth, singles });
+        exact.chain(with_singles).collect()
     }
 
     /// The chosen turn, and all root turns ranked by the last complete iteration.

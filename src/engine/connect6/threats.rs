@@ -11,6 +11,10 @@
 //! Our pair may also have to stop the opponent's threats first; then only pairs that both
 //! defend and attack are tried. A defence that itself makes threats for the opponent is met
 //! by that rule on our next turn.
+//!
+//! Optionally (`Reach::singles`), a line may also use turns of a single threat: one cell stops
+//! it, and the defender's other stone is free. That stone is tried only at the defender's most
+//! useful cells, so such a "win" is a strong guess rather than a proof.
 
 use super::board::Board;
 use crate::game::connect6::Stone;
@@ -18,11 +22,42 @@ use crate::game::{Color, Game};
 use crate::search::budget::Budget;
 use std::collections::HashMap;
 
-/// Results already proved or refuted, by position hash: the largest depth at which the side to
-/// move was shown to have no VCDT, or that it has one (at any depth: a win stays a win).
+/// How far a threat search looks: `depth` turns of the attacker (the winning one included), of
+/// which at most `singles` may be single threats.
+///
+/// A single threat (one cell stops it) leaves the defender a free stone, so a proof would have to
+/// try every empty cell. The search tries only the defender's `FREE_STONES` most useful cells
+/// there: a strong heuristic, not a proof. With `singles == 0` the search is the exact VCDT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    pub depth: u8,
+    pub singles: u8,
+}
+
+impl Reach {
+    pub fn vcdt(depth: u8) -> Reach {
+        Reach { depth, singles: 0 }
+    }
+
+    fn next(self, single: bool) -> Reach {
+        Reach {
+            depth: self.depth - 1,
+            singles: self.singles - single as u8,
+        }
+    }
+}
+
+/// Free stones of the defender tried against a single threat.
+const FREE_STONES: usize = 8;
+/// Single-threat pairs tried at an attacker's node, the most promising first.
+const SINGLE_ATTACKS: usize = 6;
+
+/// Results already proved or refuted, by position hash and allowance of single threats: the
+/// largest depth at which the side to move was shown to have no win, or that it has one (at any
+/// depth: a win stays a win).
 #[derive(Default)]
 pub struct ThreatCache {
-    entries: HashMap<u64, Known>,
+    entries: HashMap<(u64, u8), Known>,
 }
 
 #[derive(Clone, Copy)]
@@ -36,15 +71,15 @@ impl ThreatCache {
         self.entries.clear();
     }
 
-    fn get(&self, hash: u64, depth: u8) -> Option<bool> {
-        match self.entries.get(&hash)? {
+    fn get(&self, hash: u64, reach: Reach) -> Option<bool> {
+        match self.entries.get(&(hash, reach.singles))? {
             Known::Win => Some(true),
-            Known::NoWinWithin(d) if *d >= depth => Some(false),
+            Known::NoWinWithin(d) if *d >= reach.depth => Some(false),
             Known::NoWinWithin(_) => None,
         }
     }
 
-    fn put(&mut self, hash: u64, depth: u8, win: bool) {
+    fn put(&mut self, hash: u64, reach: Reach, win: bool) {
         // Bounded: a runaway search must not eat the memory limit (256 MB on Botzone).
         if self.entries.len() > 1 << 20 {
             self.entries.clear();
@@ -52,9 +87,9 @@ impl ThreatCache {
         let known = if win {
             Known::Win
         } else {
-            Known::NoWinWithin(depth)
+            Known::NoWinWithin(reach.depth)
         };
-        self.entries.insert(hash, known);
+        self.entries.insert((hash, reach.singles), known);
     }
 }
 
@@ -64,12 +99,13 @@ struct Attack {
     threats: u32,
 }
 
-/// Searches for a VCDT of the side to move, at most `depth` of its turns deep (the last turn
-/// being the one that wins outright). Returns the first turn of the win: one stone or two.
-/// `None` means none was found within the depth or the budget.
-pub fn find_vcdt(
+/// Searches for a win of the side to move by threats within `reach`: double threats, and up to
+/// `reach.singles` single ones, at most `reach.depth` of its turns deep (the last turn being the
+/// one that wins outright). Returns the first turn of the win: one stone or two. `None` means
+/// none was found within the reach or the budget.
+pub fn find_threat_win(
     board: &mut Board,
-    depth: u8,
+    reach: Reach,
     budget: &mut Budget,
     cache: &mut ThreatCache,
 ) -> Option<Vec<Stone>> {
@@ -78,14 +114,30 @@ pub fn find_vcdt(
     if let Some(win) = board.pos.immediate_win(me, left) {
         return Some(win);
     }
-    if depth < 2 || left < 2 {
+    if reach.depth < 2 || left < 2 {
         return None;
     }
     for attack in attacks(board, budget) {
         let [a, b] = attack.stones;
         board.play(a);
         board.play(b);
-        let won = attack.threats >= 3 || defences_fail(board, me, depth - 1, budget, cache);
+        let won = attack.threats >= 3 || defences_fail(board, me, reach, budget, cache);
+        board.undo(b);
+        board.undo(a);
+        if won {
+            return Some(vec![a, b]);
+        }
+        if budget.stopped() {
+            return None;
+        }
+    }
+    if reach.singles == 0 {
+        return None;
+    }
+    for [a, b] in single_attacks(board, budget) {
+        board.play(a);
+        board.play(b);
+        let won = defences_fail(board, me, reach, budget, cache);
         board.undo(b);
         board.undo(a);
         if won {
@@ -98,25 +150,27 @@ pub fn find_vcdt(
     None
 }
 
-/// Whether the side to move has a VCDT within `depth` (cached).
-fn has_vcdt(board: &mut Board, depth: u8, budget: &mut Budget, cache: &mut ThreatCache) -> bool {
+/// Whether the side to move has a threat win within `reach` (cached).
+fn has_win(board: &mut Board, reach: Reach, budget: &mut Budget, cache: &mut ThreatCache) -> bool {
     let hash = board.pos.hash();
-    if let Some(known) = cache.get(hash, depth) {
+    if let Some(known) = cache.get(hash, reach) {
         return known;
     }
-    let win = find_vcdt(board, depth, budget, cache).is_some();
+    let win = find_threat_win(board, reach, budget, cache).is_some();
     if !budget.stopped() {
-        cache.put(hash, depth, win);
+        cache.put(hash, reach, win);
     }
     win
 }
 
-/// The opponent to move faces exactly two threats of `attacker` and has none of its own: every
-/// defending pair must leave `attacker` a VCDT within `depth`.
+/// The opponent to move faces one or two threats of `attacker` and has none of its own: every
+/// defence must leave `attacker` a threat win within `reach` (one turn less). A defence of two
+/// stones is tried as it is; a one-stone defence leaves a free stone, tried at the defender's
+/// most useful cells, and only while single threats are allowed (it spends one).
 fn defences_fail(
     board: &mut Board,
     attacker: Color,
-    depth: u8,
+    reach: Reach,
     budget: &mut Budget,
     cache: &mut ThreatCache,
 ) -> bool {
@@ -124,25 +178,104 @@ fn defences_fail(
     if defences.is_empty() {
         return true;
     }
+    let single = defences.iter().any(|d| d.len() < 2);
+    if single && reach.singles == 0 {
+        // A free stone we do not enumerate: no proof here.
+        return false;
+    }
+    let next = reach.next(single);
+    let defender = attacker.opponent();
     for d in defences {
-        if d.len() != 2 {
-            // A one-cell defence leaves a free stone we cannot enumerate: no proof here.
-            return false;
-        }
         budget.tick();
         if budget.stopped() {
             return false;
         }
-        board.play(d[0]);
-        board.play(d[1]);
-        let lost = board.pos.winner().is_none() && has_vcdt(board, depth, budget, cache);
-        board.undo(d[1]);
-        board.undo(d[0]);
-        if !lost {
-            return false;
+        let replies: Vec<[Stone; 2]> = match d[..] {
+            [a, b] => vec![[a, b]],
+            [a] => {
+                board.play(a);
+                let free = board.top_cells(defender, FREE_STONES);
+                board.undo(a);
+                free.into_iter().map(|f| [a, f]).collect()
+            }
+            _ => return false,
+        };
+        for [a, b] in replies {
+            board.play(a);
+            board.play(b);
+            let lost = board.pos.winner().is_none() && has_win(board, next, budget, cache);
+            board.undo(b);
+            board.undo(a);
+            if !lost {
+                return false;
+            }
         }
     }
     true
+}
+
+/// Our candidate single-threat pairs, at most `SINGLE_ATTACKS`, the strongest first by the
+/// static value after them: a pair making exactly one threat (and leaving the opponent none)
+/// whose other stone builds. Either one stone makes the threat (it joins a window holding 3)
+/// and the other goes to our most useful cells, or both join a window holding 2.
+fn single_attacks(board: &mut Board, budget: &mut Budget) -> Vec<[Stone; 2]> {
+    let me = board.side();
+    let them = me.opponent();
+    let must_block = board.pos.threats(them);
+    if must_block > 1 {
+        return Vec::new();
+    }
+    let blockers: Vec<Stone> = if must_block > 0 {
+        board
+            .pos
+            .blocking_sets(them, 1)
+            .into_iter()
+            .flatten()
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut firsts = board.cells_of_live_windows(me, 2);
+    firsts.extend(blockers.iter().copied());
+    firsts.sort_unstable();
+    firsts.dedup();
+    let mut tried = std::collections::HashSet::new();
+    let mut found: Vec<(i32, [Stone; 2])> = Vec::new();
+    for a in firsts {
+        budget.tick();
+        if budget.stopped() {
+            break;
+        }
+        board.play(a);
+        if board.pos.winner().is_none() {
+            let mut seconds = if board.pos.threats(me) >= 1 {
+                board.top_cells(me, 8)
+            } else {
+                board.cells_of_live_windows(me, 3)
+            };
+            if must_block > 0 {
+                seconds.extend(blockers.iter().copied());
+            }
+            for b in seconds {
+                if b == a || board.pos.color_at(b).is_some() || !tried.insert((a.min(b), a.max(b)))
+                {
+                    continue;
+                }
+                board.play(b);
+                if board.pos.winner().is_none()
+                    && board.pos.threats(me) == 1
+                    && board.pos.threats(them) == 0
+                {
+                    found.push((-board.evaluate(them), [a, b]));
+                }
+                board.undo(b);
+            }
+        }
+        board.undo(a);
+    }
+    found.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+    found.truncate(SINGLE_ATTACKS);
+    found.into_iter().map(|(_, p)| p).collect()
 }
 
 /// Whether the side to move, facing no threat, can leave three threats with one pair (and so
@@ -285,7 +418,48 @@ mod tests {
         let mut b = position(&black, &[(0, 0), (18, 18)], Color::Black);
         let mut budget = Budget::nodes(2_000_000);
         let mut cache = ThreatCache::default();
-        let win = find_vcdt(&mut b, 3, &mut budget, &mut cache);
+        let win = find_threat_win(&mut b, Reach::vcdt(3), &mut budget, &mut cache);
         assert!(win.is_some(), "no VCDT found");
+    }
+
+    /// Letters to cells: column then row, `A` = 0.
+    fn cells(text: &str) -> Vec<(usize, usize)> {
+        text.split_whitespace()
+            .map(|s| {
+                let b = s.as_bytes();
+                ((b[0] - b'A') as usize, (b[1] - b'A') as usize)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_single_threat_opens_a_win_the_exact_search_cannot_see() {
+        // From a game this engine lost to Cloudict (SAU, White to move after 13 stones): White
+        // won with a turn making one threat, then double threats. The exact VCDT sees nothing
+        // here; with single threats allowed the search finds a first turn of one threat.
+        let black = cells("JJ LI LH LG LF KI NF");
+        let white = cells("JK KJ HL HM LK LE");
+        let mut b = position(&black, &white, Color::White);
+        let mut cache = ThreatCache::default();
+        let mut budget = Budget::nodes(5_000_000);
+        assert_eq!(
+            find_threat_win(&mut b, Reach::vcdt(10), &mut budget, &mut cache),
+            None
+        );
+        let mut budget = Budget::nodes(5_000_000);
+        let reach = Reach {
+            depth: 8,
+            singles: 2,
+        };
+        let win = find_threat_win(&mut b, reach, &mut budget, &mut cache).expect("a threat win");
+        assert!(!budget.stopped());
+        for &s in &win {
+            b.play(s);
+        }
+        assert_eq!(
+            b.pos.threats(Color::White),
+            1,
+            "the first turn is a single threat"
+        );
     }
 }
