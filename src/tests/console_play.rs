@@ -7,8 +7,8 @@
 
 mod common;
 
-use common::{bin, XorShift};
-use std::io::{BufRead, BufReader, Read, Write};
+use common::{bin, line_channel, XorShift};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
@@ -80,15 +80,7 @@ impl Console {
             .expect("spawn stonebrain play");
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().unwrap();
-        let (send, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = line_channel(stdout);
         Console {
             child,
             stdin,

@@ -5,8 +5,8 @@
 
 mod common;
 
-use common::{bin, XorShift};
-use std::io::{BufRead, BufReader, Read, Write};
+use common::{bin, line_channel, XorShift};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
@@ -43,15 +43,7 @@ impl Brain {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().unwrap();
         let mut stderr = child.stderr.take().unwrap();
-        let (send, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = line_channel(stdout);
         let stderr = std::thread::spawn(move || {
             let mut all = Vec::new();
             let _ = stderr.read_to_end(&mut all);

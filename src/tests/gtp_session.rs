@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::{bin, run_once};
-use std::io::{BufRead, BufReader, Write};
+use common::{bin, line_channel, run_once};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -34,15 +34,7 @@ impl Engine {
             .expect("spawn stonebrain");
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
-        let (send, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = line_channel(stdout);
         Engine {
             child,
             stdin,

@@ -117,27 +117,38 @@ pub fn find_threat_win(
     if reach.depth < 2 || left < 2 {
         return None;
     }
-    for attack in attacks(board, budget) {
-        let [a, b] = attack.stones;
-        board.play(a);
-        board.play(b);
-        let won = attack.threats >= 3 || defences_fail(board, me, reach, budget, cache);
-        board.undo(b);
-        board.undo(a);
-        if won {
-            return Some(vec![a, b]);
-        }
-        if budget.stopped() {
-            return None;
-        }
+    // Double threats first; single ones only if those fail (they are slower and less sure).
+    let doubles: Vec<([Stone; 2], bool)> = attacks(board, budget)
+        .into_iter()
+        .map(|at| (at.stones, at.threats >= 3))
+        .collect();
+    if let Some(win) = first_winning(board, doubles, reach, budget, cache) {
+        return Some(win);
     }
-    if reach.singles == 0 {
+    if reach.singles == 0 || budget.stopped() {
         return None;
     }
-    for [a, b] in single_attacks(board, budget) {
+    let singles = single_attacks(board, budget)
+        .into_iter()
+        .map(|p| (p, false))
+        .collect();
+    first_winning(board, singles, reach, budget, cache)
+}
+
+/// The first of `pairs` after which every defence loses within `reach` (a pair marked `true`
+/// leaves three threats and wins outright).
+fn first_winning(
+    board: &mut Board,
+    pairs: Vec<([Stone; 2], bool)>,
+    reach: Reach,
+    budget: &mut Budget,
+    cache: &mut ThreatCache,
+) -> Option<Vec<Stone>> {
+    let me = board.side();
+    for ([a, b], decisive) in pairs {
         board.play(a);
         board.play(b);
-        let won = defences_fail(board, me, reach, budget, cache);
+        let won = decisive || defences_fail(board, me, reach, budget, cache);
         board.undo(b);
         board.undo(a);
         if won {

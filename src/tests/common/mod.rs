@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
 use stonebrain::game::nogo::{coords, point, Nogo, NogoRules, Point};
 use stonebrain::game::{Color, Game, Outcome};
 
@@ -175,6 +176,21 @@ pub fn parse_answer(mode: Mode, lines: &[String]) -> Result<Option<Point>, Strin
         return Err(format!("off-board answer ({x},{y})"));
     }
     Ok(Some(point(x as usize, y as usize)))
+}
+
+/// A program's standard output read on its own thread, a line at a time, so that a test can
+/// wait for the next line with a deadline (`recv_timeout`) and fail a hung program.
+pub fn line_channel(stdout: ChildStdout) -> mpsc::Receiver<String> {
+    let (send, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
 }
 
 /// A kept-running bot process.
