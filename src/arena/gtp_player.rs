@@ -142,23 +142,19 @@ impl GtpPlayer {
         }
     }
 
-    /// Sends one command and waits for its answer until `deadline`.
-    fn ask(&mut self, command: &str, deadline: Instant) -> Result<Response, EndReason> {
-        let process = self.process.as_mut().ok_or(EndReason::ClosedPipe)?;
-        process.send(&format!("{command}\n"))?;
-        read_response(process, deadline)
-    }
-
-    /// A command that must succeed; `fault` builds the reason when it does not.
+    /// Sends a command that must succeed and waits for its answer until `deadline`: the text
+    /// of the answer; `fault` builds the reason when it is refused.
     fn expect_ok(
         &mut self,
         command: &str,
         deadline: Instant,
         fault: fn(String) -> EndReason,
-    ) -> Result<(), EndReason> {
-        let r = self.ask(command, deadline)?;
+    ) -> Result<String, EndReason> {
+        let process = self.process.as_mut().ok_or(EndReason::ClosedPipe)?;
+        process.send(&format!("{command}\n"))?;
+        let r = read_response(process, deadline)?;
         if r.ok {
-            Ok(())
+            Ok(r.text)
         } else {
             Err(fault(format!("`{command}` refused: {}", clip(&r.text))))
         }
@@ -176,7 +172,7 @@ impl GtpPlayer {
         for command in &setup {
             let deadline = Instant::now() + START_GRACE;
             match self.expect_ok(command, deadline, EndReason::StartFailed) {
-                Ok(()) => {}
+                Ok(_) => {}
                 Err(EndReason::Timeout) => {
                     return Err(EndReason::StartFailed(format!(
                         "no answer to `{command}` within {:.0} s",
@@ -218,14 +214,8 @@ impl GtpPlayer {
             self.expect_ok(&command, deadline, EndReason::Garbage)?;
         }
         let command = format!("genmove {}", colour_letter(self.color));
-        let r = self.ask(&command, deadline)?;
-        if !r.ok {
-            return Err(EndReason::Garbage(format!(
-                "`{command}` refused: {}",
-                clip(&r.text)
-            )));
-        }
-        read_genmove(&r.text)
+        let answer = self.expect_ok(&command, deadline, EndReason::Garbage)?;
+        read_genmove(&answer)
     }
 }
 

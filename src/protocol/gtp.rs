@@ -110,7 +110,7 @@ pub struct Gtp {
     moves: Vec<Point>,
     /// The id of the command being answered (`""` when it had none).
     id: String,
-    /// Our colour is whoever `genmove` names; its clock.
+    /// The controller's clock, once `time_settings` or `time_left` has said there is one.
     clock: Option<Clock>,
 }
 
@@ -278,7 +278,7 @@ impl Gtp {
         if colour != self.pos.side_to_move() {
             return Err(format!(
                 "illegal move: it is {}'s turn",
-                colour_word(self.pos.side_to_move())
+                self.pos.side_to_move().name()
             ));
         }
         if self.pos.outcome().is_some() {
@@ -297,8 +297,8 @@ impl Gtp {
         if colour != self.pos.side_to_move() {
             return Err(format!(
                 "it is {}'s turn, not {}'s",
-                colour_word(self.pos.side_to_move()),
-                colour_word(colour)
+                self.pos.side_to_move().name(),
+                colour.name()
             ));
         }
         if self.pos.outcome().is_some() {
@@ -331,7 +331,7 @@ impl Gtp {
         }
         s.push_str(&format!(
             "{} to move, move {}",
-            colour_word(self.pos.side_to_move()),
+            self.pos.side_to_move().name(),
             self.moves.len() + 1
         ));
         s
@@ -375,13 +375,6 @@ fn parse_colour(text: &str) -> Result<Color, String> {
         "b" | "black" => Ok(Color::Black),
         "w" | "white" => Ok(Color::White),
         _ => Err(format!("syntax error: {text:?} is not a colour")),
-    }
-}
-
-fn colour_word(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
     }
 }
 

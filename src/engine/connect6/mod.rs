@@ -244,12 +244,12 @@ impl Connect6Engine {
     /// `single_depth`. (A single threat is the slower and less certain search, so it only
     /// starts once the exact one has said what it can.)
     fn threat_reaches(&self, first: u8, last: u8) -> Vec<Reach> {
-        let exact = (first..=last).map(Reach::vcdt);
+        let mut reaches: Vec<Reach> = (first..=last).map(Reach::vcdt).collect();
         let singles = self.config.singles;
-        let with_singles = (3..=self.config.single_depth)
-            .filter(move |_| singles > 0)
-            .map(move |depth| Reach { depth, singles });
-        exact.chain(with_singles).collect()
+        if singles > 0 {
+            reaches.extend((3..=self.config.single_depth).map(|depth| Reach { depth, singles }));
+        }
+        reaches
     }
 
     /// The chosen turn, and all root turns ranked by the last complete iteration.

@@ -225,6 +225,36 @@ fn defences_fail(
     true
 }
 
+/// Where our attacking pairs start when the opponent's threats must be stopped with at most
+/// `max_block` of our stones: the cells that stop them (sorted, no repeats; none when there is
+/// nothing to stop), and the first stones to try, those cells and the cells of our windows
+/// holding 2 or more (sorted by cell). `None` when stopping the opponent takes more stones.
+fn pair_starts(board: &Board, max_block: u32) -> Option<(Vec<Stone>, Vec<Stone>)> {
+    let me = board.side();
+    let them = me.opponent();
+    let must_block = board.pos.threats(them);
+    if must_block > max_block {
+        return None;
+    }
+    let mut blockers: Vec<Stone> = if must_block > 0 {
+        board
+            .pos
+            .blocking_sets(them, max_block as u8)
+            .into_iter()
+            .flatten()
+            .collect()
+    } else {
+        Vec::new()
+    };
+    blockers.sort_unstable();
+    blockers.dedup();
+    let mut firsts = board.cells_of_live_windows(me, 2);
+    firsts.extend(blockers.iter().copied());
+    firsts.sort_unstable();
+    firsts.dedup();
+    Some((blockers, firsts))
+}
+
 /// Our candidate single-threat pairs, at most `SINGLE_ATTACKS`, the strongest first by the
 /// static value after them: a pair making exactly one threat (and leaving the opponent none)
 /// whose other stone builds. Either one stone makes the threat (it joins a window holding 3)
@@ -232,24 +262,9 @@ fn defences_fail(
 fn single_attacks(board: &mut Board, budget: &mut Budget) -> Vec<[Stone; 2]> {
     let me = board.side();
     let them = me.opponent();
-    let must_block = board.pos.threats(them);
-    if must_block > 1 {
+    let Some((blockers, firsts)) = pair_starts(board, 1) else {
         return Vec::new();
-    }
-    let blockers: Vec<Stone> = if must_block > 0 {
-        board
-            .pos
-            .blocking_sets(them, 1)
-            .into_iter()
-            .flatten()
-            .collect()
-    } else {
-        Vec::new()
     };
-    let mut firsts = board.cells_of_live_windows(me, 2);
-    firsts.extend(blockers.iter().copied());
-    firsts.sort_unstable();
-    firsts.dedup();
     let mut tried = std::collections::HashSet::new();
     let mut found: Vec<(i32, [Stone; 2])> = Vec::new();
     for a in firsts {
@@ -264,9 +279,7 @@ fn single_attacks(board: &mut Board, budget: &mut Budget) -> Vec<[Stone; 2]> {
             } else {
                 board.cells_of_live_windows(me, 3)
             };
-            if must_block > 0 {
-                seconds.extend(blockers.iter().copied());
-            }
+            seconds.extend(blockers.iter().copied());
             for b in seconds {
                 if b == a || board.pos.color_at(b).is_some() || !tried.insert((a.min(b), a.max(b)))
                 {
@@ -327,27 +340,9 @@ pub fn has_triple_threat(board: &mut Board) -> bool {
 fn attacks(board: &mut Board, budget: &mut Budget) -> Vec<Attack> {
     let me = board.side();
     let them = me.opponent();
-    let must_block = board.pos.threats(them);
-    if must_block > 2 {
+    let Some((blockers, mut firsts)) = pair_starts(board, 2) else {
         return Vec::new();
-    }
-    let blockers: Vec<Stone> = if must_block > 0 {
-        let mut cells: Vec<Stone> = board
-            .pos
-            .blocking_sets(them, 2)
-            .into_iter()
-            .flatten()
-            .collect();
-        cells.sort_unstable();
-        cells.dedup();
-        cells
-    } else {
-        Vec::new()
     };
-    let mut firsts = board.cells_of_live_windows(me, 2);
-    firsts.extend(blockers.iter().copied());
-    firsts.sort_unstable();
-    firsts.dedup();
     firsts.sort_by_key(|&p| -board.priority(p, me));
     let mut found: Vec<Attack> = Vec::new();
     let mut tried = std::collections::HashSet::new();
@@ -359,9 +354,7 @@ fn attacks(board: &mut Board, budget: &mut Budget) -> Vec<Attack> {
         board.play(a);
         if board.pos.winner().is_none() {
             let mut seconds = board.cells_of_live_windows(me, 3);
-            if must_block > 0 {
-                seconds.extend(blockers.iter().copied().filter(|&c| c != a));
-            }
+            seconds.extend(blockers.iter().copied().filter(|&c| c != a));
             if board.pos.threats(me) >= 2 {
                 // The first stone made the double threat alone: the second is free, so let it
                 // be the most useful cell.
