@@ -17,7 +17,9 @@ pub fn expected_score(a: f64, b: f64) -> f64 {
 /// draw, 0 for a loss. The two changes always sum to zero.
 pub fn changes(a: f64, b: f64, score_a: f64) -> (f64, f64) {
     let delta = K_FACTOR * (score_a - expected_score(a, b));
-    (delta, -delta)
+    // `0.0 - delta` rather than `-delta`: a draw between equals is then +0.0 for both, never
+    // a "-0.0" on a student's screen.
+    (delta, 0.0 - delta)
 }
 
 /// One player's line in the table.
@@ -92,7 +94,10 @@ mod tests {
     fn equal_players_move_by_half_of_k() {
         assert_eq!(expected_score(1500.0, 1500.0), 0.5);
         assert_eq!(changes(1500.0, 1500.0, 1.0), (16.0, -16.0));
-        assert_eq!(changes(1500.0, 1500.0, 0.5), (0.0, 0.0));
+        let (a, b) = changes(1500.0, 1500.0, 0.5);
+        assert_eq!((a, b), (0.0, 0.0));
+        // Both printed as +0.0: no negative zero reaches a screen.
+        assert_eq!(format!("{a:+.1} {b:+.1}"), "+0.0 +0.0");
     }
 
     #[test]
