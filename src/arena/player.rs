@@ -13,6 +13,7 @@ use super::referee::TimeControl;
 use super::sau_player::{is_sau, SauPlayer, SAU_TOLERANT};
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::engine::connect6_greedy::Connect6Greedy;
+use crate::engine::gomoku::{GomokuConfig, GomokuEngine};
 use crate::engine::gomoku_level::{self, Level};
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::engine::random::RandomPlayer;
@@ -430,10 +431,32 @@ impl ArenaGame for Gomoku {
                     ))
                 }
             };
+        if level == Level::Full && !options.is_empty() {
+            let mut config = GomokuConfig {
+                seed,
+                ..GomokuConfig::default()
+            };
+            for (key, value) in options {
+                let v = *value;
+                match key.as_str() {
+                    "width" => config.width = v as usize,
+                    "vct_share" => config.vct_share = v,
+                    "ab_share" => config.ab_share = v,
+                    "deepen" => config.deepen_ratio = v,
+                    _ => {
+                        return Err(format!(
+                            "unknown Gomoku engine option {key:?} (width, vct_share, ab_share, \
+                             deepen)"
+                        ))
+                    }
+                }
+            }
+            return Ok(Box::new(GomokuEngine::new(config)));
+        }
         if let Some((key, _)) = options.first() {
             return Err(format!(
-                "unknown Gomoku engine option {key:?}: the Gomoku levels take no settings \
-                 (level=... chooses one)"
+                "unknown Gomoku engine option {key:?}: the classic and wintable levels take no \
+                 settings"
             ));
         }
         Ok(gomoku_level::build(level, seed))
@@ -795,6 +818,12 @@ mod tests {
         assert!(err("classic").contains("needs a budget"));
         assert!(err("full:100p").contains("needs a unit"));
         assert!(err("full:100ms,depth=3").contains("unknown Gomoku engine option"));
+        // The full engine's settings, for A/B matches of its time use and width.
+        assert_eq!(
+            ok("full:100ms,ab_share=0.6,deepen=2,width=10,vct_share=0.2"),
+            ms(100)
+        );
+        assert!(err("classic:100ms,width=3").contains("classic and wintable levels take no"));
         assert!(err("mcts:100ms").contains("no MCTS engine"));
         assert!(err("greedy").contains("no greedy player"));
         assert!(err("strong:1ms").contains("unknown built-in player"));

@@ -35,6 +35,13 @@ pub struct GomokuConfig {
     /// VCT depth (attacker moves) at the root, and its share of the time.
     pub vct_depth: u32,
     pub vct_share: f64,
+    /// Share of the time left after the root threat searches that alpha-beta may use; the
+    /// rest is for checking the chosen move against the opponent's threats.
+    pub ab_share: f64,
+    /// Another alpha-beta iteration starts only while the time left is at least this many
+    /// times what the iterations so far took (0: deepen until the time is up; a partial
+    /// iteration still counts when it finds a better move).
+    pub deepen_ratio: f64,
     pub max_depth: i32,
     /// Transposition table size as a power of two of entries.
     pub table_bits: u32,
@@ -52,6 +59,8 @@ impl Default for GomokuConfig {
             leaf_vcf: 4,
             vct_depth: 3,
             vct_share: 0.25,
+            ab_share: 0.85,
+            deepen_ratio: 0.0,
             max_depth: 30,
             table_bits: 20,
             variety: 8,
@@ -131,7 +140,7 @@ impl GomokuEngine {
                 value: Some(WIN),
             };
         }
-        budget.set_deadline(share(saved, 0.6));
+        budget.set_deadline(share(saved, self.config.ab_share));
         let (choice, ranked) = self.alpha_beta(&mut board, budget);
         budget.set_deadline(saved);
         self.avoid_forced_loss(&mut board, choice, ranked, budget)
@@ -197,7 +206,8 @@ impl GomokuEngine {
             }
             if let Some(stop) = searcher.budget.limits().stop_at {
                 let spent = started.elapsed();
-                if stop.saturating_duration_since(Instant::now()) < spent * 2 {
+                let left = stop.saturating_duration_since(Instant::now());
+                if left < spent.mul_f64(self.config.deepen_ratio) {
                     break;
                 }
             }
