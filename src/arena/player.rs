@@ -303,12 +303,15 @@ impl ArenaGame for Connect6 {
                         "singles" => config.singles = v as u8,
                         "single_depth" => config.single_depth = v as u8,
                         "share" => config.vcdt_share = v,
+                        "ab_share" => config.ab_share = v,
+                        "deepen" => config.deepen_ratio = v,
                         "depth" => config.max_depth = v as u8,
                         "variety" => config.variety = v as i32,
                         _ => {
                             return Err(format!(
                                 "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
-                                 vcdt, safety, singles, single_depth, share, depth, variety)"
+                                 vcdt, safety, singles, single_depth, share, ab_share, deepen, depth, \
+                                 variety)"
                             ))
                         }
                     }

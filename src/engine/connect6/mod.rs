@@ -44,6 +44,13 @@ pub struct Connect6Config {
     pub single_depth: u8,
     /// Share of the turn's time the VCDT search may use before alpha-beta starts.
     pub vcdt_share: f64,
+    /// Share of the time left after the VCDT search that alpha-beta may use; the rest goes to
+    /// checking the chosen turn against the opponent's double threats.
+    pub ab_share: f64,
+    /// Another alpha-beta iteration starts only while the time left is at least this many
+    /// times what the iterations so far took (0: deepen until the time is up; a partial
+    /// iteration still counts when it finds a better turn).
+    pub deepen_ratio: f64,
     /// Deepest alpha-beta iteration, in turns.
     pub max_depth: u8,
     /// Transposition table size, as a power of two of entries (24 bytes each).
@@ -65,6 +72,8 @@ impl Default for Connect6Config {
             singles: 0,
             single_depth: 6,
             vcdt_share: 0.3,
+            ab_share: AB_SHARE,
+            deepen_ratio: 1.0,
             max_depth: 12,
             table_bits: 18,
             variety: 15,
@@ -148,7 +157,9 @@ impl Connect6Engine {
         let saved = budget.limits().stop_at;
         budget.set_deadline(saved.map(|t| {
             let now = Instant::now();
-            now + t.saturating_duration_since(now).mul_f64(AB_SHARE)
+            now + t
+                .saturating_duration_since(now)
+                .mul_f64(self.config.ab_share)
         }));
         let (choice, ranked) = self.alpha_beta(&mut board, moves, budget);
         budget.set_deadline(saved);
@@ -325,7 +336,7 @@ impl Connect6Engine {
             if let Some(stop) = budget.limits().stop_at {
                 let spent = started.elapsed();
                 let left = stop.saturating_duration_since(Instant::now());
-                if left < spent {
+                if left < spent.mul_f64(self.config.deepen_ratio) {
                     break;
                 }
             }
