@@ -1,7 +1,7 @@
 # stonebrain: build, test and measure. `make ci` is what CI runs.
 CARGO ?= cargo
 
-.PHONY: all build test ci fmt-check clippy toolchain bench vectors clean \
+.PHONY: all build test ci fmt-check clippy toolchain bench vectors clean fuzz soak soak-memory \
 	release install check-install check-release botzone check-botzone windows check-windows \
 	musl-target windows-toolchain wine bench-startup
 
@@ -47,13 +47,48 @@ ci: fmt-check clippy test check-botzone check-install check-windows
 bench: build
 	./target/release/stonebrain bench nogo
 
+# The in-process fuzzer over every input surface: ten million inputs (a few minutes on two
+# cores), the inputs per second of each target and in all; it stops with a failure status on a
+# panic, an answer out of the platform's form, or a hang, and writes the input to
+# target/fuzz-failures/<target>/. `make test` runs a short slice of it.
+FUZZ_INPUTS ?= 10000000
+FUZZ_SEED ?= 1
+fuzz:
+	$(CARGO) build --release --bin stonebrain-fuzz
+	./target/release/stonebrain-fuzz --inputs $(FUZZ_INPUTS) --seed $(FUZZ_SEED)
+
+# The soak: SOAK_GAMES games between two copies of the release binary over every game and
+# protocol (13 pairs, games shared evenly), refereed by the arena with real processes at 175 ms a
+# move (SAU: 5 s a game), SOAK_CONCURRENCY at once; about half an hour for 3,000 on two cores. It
+# fails on any illegal move, time loss, crash or protocol error, and lists them; every game goes
+# to target/soak-games.jsonl. `make test` plays a 26-game slice.
+SOAK_GAMES ?= 3000
+SOAK_CONCURRENCY ?= 2
+soak:
+	$(CARGO) build --release --bin stonebrain --bin stonebrain-soak
+	./target/release/stonebrain-soak play --games $(SOAK_GAMES) --concurrency $(SOAK_CONCURRENCY) \
+		--out target/soak-games.jsonl
+
+# The bot's peak memory (max RSS of its processes, from wait4) in one game of each game and mode
+# at its platform's largest limit: Botzone's Python limits (6 s a turn, 4 s later kept-running
+# turns), SAU's 180 s a side, Gomocup's 5 s a move and 180 s a game, GTP 6 s a move; against
+# Botzone's 256 MB. One game at a time, so that each bot searches as on an idle judge: most of an
+# hour (SOAK_MEMORY_CONCURRENCY=2 halves it, with a core per game only on an otherwise idle
+# machine). SOAK_MEMORY_LANGUAGE=cpp measures at Botzone's C++ limits (1 s, 2 s the first turn).
+SOAK_MEMORY_CONCURRENCY ?= 1
+SOAK_MEMORY_LANGUAGE ?= python
+soak-memory:
+	$(CARGO) build --release --bin stonebrain --bin stonebrain-soak
+	./target/release/stonebrain-soak memory --concurrency $(SOAK_MEMORY_CONCURRENCY) \
+		--botzone-language $(SOAK_MEMORY_LANGUAGE)
+
 # Records test_vectors/botzone again, when the engine's play has changed on purpose.
 vectors:
 	$(CARGO) test --release --test botzone_transcripts -- --ignored
 
 # A static (musl) Linux binary, and the same file under the names that choose a game.
 release: musl-target
-	$(CARGO) build --profile dist --target $(MUSL)
+	$(CARGO) build --profile dist --target $(MUSL) --bin stonebrain
 	mkdir -p $(DIST)/linux
 	cp target/$(MUSL)/dist/stonebrain $(DIST)/linux/stonebrain
 	for name in $(GAME_NAMES); do ln -f $(DIST)/linux/stonebrain $(DIST)/linux/$$name; done
@@ -98,7 +133,7 @@ check-botzone: botzone
 
 # The Windows executable for the SAU platform and Gomocup managers, cross-built with MinGW-w64.
 windows: windows-toolchain
-	$(CARGO) build --profile dist --target $(WINDOWS)
+	$(CARGO) build --profile dist --target $(WINDOWS) --bin stonebrain
 	mkdir -p $(DIST)/windows
 	cp target/$(WINDOWS)/dist/stonebrain.exe $(DIST)/windows/stonebrain.exe
 	cp target/$(WINDOWS)/dist/stonebrain.exe $(DIST)/windows/pbrain-stonebrain.exe

@@ -5,12 +5,14 @@
 //!
 //! Both in JSON and in the simple (line) interaction.
 
+use super::memory::PeakMemory;
 use super::player::{Answer, ArenaGame, GameEnd, Player, Turn};
-use super::process::{BotProcess, ReadFailure};
+use super::process::{BotPipe, BotProcess, ReadFailure};
 use super::record::EndReason;
 use crate::game::Color;
 use crate::protocol::botzone::{BotzoneMove, KEEP_RUNNING_MARKER};
 use serde_json::Value;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// After its answer, a keep-running bot gets this long to print the marker.
@@ -66,6 +68,8 @@ pub struct BotzonePlayer {
     color: Color,
     /// The kept-running process, between turns.
     kept: Option<BotProcess>,
+    /// Where the peak memory of its processes goes (`Player::measure_memory`).
+    memory: Option<Arc<PeakMemory>>,
 }
 
 impl BotzonePlayer {
@@ -76,6 +80,7 @@ impl BotzonePlayer {
             mode,
             color: Color::Black,
             kept: None,
+            memory: None,
         }
     }
 
@@ -125,10 +130,11 @@ impl BotzonePlayer {
         }
     }
 
-    /// Reads the answer line and turns it into the stones of a turn (the referee checks them).
-    fn read_answer<G: ArenaGame + BotzoneMove>(
-        &self,
-        process: &mut BotProcess,
+    /// Reads the answer line and turns it into the stones of a turn (the referee checks them):
+    /// a `simple` line, or JSON.
+    pub fn read_answer<G: ArenaGame + BotzoneMove>(
+        simple: bool,
+        process: &mut dyn BotPipe,
         deadline: Instant,
     ) -> Result<Vec<G::Move>, EndReason> {
         let line = match process.read_line(deadline) {
@@ -136,7 +142,7 @@ impl BotzonePlayer {
             Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
             Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
         };
-        let parsed = if self.mode.simple {
+        let parsed = if simple {
             G::turn_from_simple(&line)
         } else {
             match serde_json::from_str::<Value>(&line) {
@@ -160,7 +166,7 @@ impl BotzonePlayer {
     }
 
     /// A keep-running bot's output after its answer: lines up to the marker (debug, data).
-    fn read_marker(process: &mut BotProcess) -> Result<(), EndReason> {
+    pub fn read_marker(process: &mut dyn BotPipe) -> Result<(), EndReason> {
         let deadline = Instant::now() + MARKER_GRACE;
         loop {
             match process.read_line(deadline) {
@@ -177,14 +183,15 @@ impl BotzonePlayer {
         start: Instant,
     ) -> Result<Vec<G::Move>, EndReason> {
         let deadline = start + turn.budget;
-        let mut process =
-            BotProcess::spawn(&self.command).map_err(|e| EndReason::StartFailed(e.to_string()))?;
+        let mut process = BotProcess::spawn(&self.command)
+            .map_err(|e| EndReason::StartFailed(e.to_string()))?
+            .measured_by(self.memory.clone());
         process.send(&self.full_input::<G>(turn.turns))?;
         if !self.mode.keep_running {
             process.close_input();
-            return self.read_answer::<G>(&mut process, deadline);
+            return Self::read_answer::<G>(self.mode.simple, &mut process, deadline);
         }
-        let m = self.read_answer::<G>(&mut process, deadline)?;
+        let m = Self::read_answer::<G>(self.mode.simple, &mut process, deadline)?;
         Self::read_marker(&mut process)?;
         process.freeze();
         self.kept = Some(process);
@@ -200,7 +207,7 @@ impl BotzonePlayer {
         process.thaw();
         let last = turn.turns.last().map_or(&[][..], Vec::as_slice);
         process.send(&self.bare_request::<G>(last))?;
-        let m = self.read_answer::<G>(&mut process, start + turn.budget)?;
+        let m = Self::read_answer::<G>(self.mode.simple, &mut process, start + turn.budget)?;
         Self::read_marker(&mut process)?;
         process.freeze();
         self.kept = Some(process);
@@ -244,5 +251,9 @@ impl<G: ArenaGame + BotzoneMove> Player<G> for BotzonePlayer {
 
     fn end_game(&mut self, _end: &GameEnd<'_, G>) {
         self.kept = None;
+    }
+
+    fn measure_memory(&mut self, memory: Arc<PeakMemory>) {
+        self.memory = Some(memory);
     }
 }

@@ -20,12 +20,14 @@
 //! either case. The clock of a turn runs from the first `INFO` line written to the answer read,
 //! as Gomocup counts everything but `START` into a turn.
 
+use super::memory::PeakMemory;
 use super::player::{Answer, GameEnd, Player, Turn};
-use super::process::{BotProcess, ReadFailure};
+use super::process::{BotPipe, BotProcess, ReadFailure};
 use super::record::EndReason;
 use super::sau_player::clip;
 use crate::game::gomoku::{Gomoku, Point};
 use crate::game::Color;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long a freshly started brain has to answer `START`.
@@ -44,6 +46,8 @@ pub struct GomocupPlayer {
     /// move of the game has been asked.
     known: usize,
     start_grace: Duration,
+    /// Where the peak memory of its processes goes (`Player::measure_memory`).
+    memory: Option<Arc<PeakMemory>>,
 }
 
 /// A line from the brain, by its first word.
@@ -166,6 +170,7 @@ impl GomocupPlayer {
             color: Color::Black,
             known: 0,
             start_grace: START_GRACE,
+            memory: None,
         }
     }
 
@@ -177,70 +182,96 @@ impl GomocupPlayer {
 
     /// Starts the program and sends `START N`.
     fn launch(&self, size: usize) -> Result<BotProcess, EndReason> {
-        let mut process =
-            BotProcess::spawn(&self.command).map_err(|e| EndReason::StartFailed(e.to_string()))?;
+        let mut process = BotProcess::spawn(&self.command)
+            .map_err(|e| EndReason::StartFailed(e.to_string()))?
+            .measured_by(self.memory.clone());
         // A brain that refuses before it reads anything may already have said why and exited:
         // its words are read before the failed write is judged.
         let unsent = process.send(&format!("START {size}\r\n")).err();
         let deadline = Instant::now() + self.start_grace;
-        loop {
-            let line = match (process.read_line(deadline), unsent.clone()) {
-                (Ok(line), _) => line,
-                (Err(_), Some(reason)) => return Err(reason),
-                (Err(ReadFailure::Timeout), None) => {
-                    return Err(EndReason::StartFailed(format!(
-                        "no OK to `START {size}` within {:.1} s",
-                        self.start_grace.as_secs_f64()
-                    )))
-                }
-                (Err(ReadFailure::Closed), None) => return Err(process.judge_closed_output()),
-            };
-            match classify(&line) {
-                Reply::Blank | Reply::Aside => continue,
-                Reply::Ok => return Ok(process),
-                _ => {
-                    return Err(EndReason::StartFailed(format!(
-                        "answered `START {size}` with {} instead of OK",
-                        clip(&line)
-                    )))
-                }
-            }
-        }
+        read_start_answer(&mut process, size, deadline, unsent, self.start_grace)?;
+        Ok(process)
     }
 
     fn exchange(&mut self, turn: &Turn<'_, Gomoku>, start: Instant) -> Result<Point, EndReason> {
         let request = move_request(turn, self.color, self.known == 0);
         let process = self.process.as_mut().ok_or(EndReason::ClosedPipe)?;
         process.send(&request)?;
-        let deadline = start + turn.budget;
-        loop {
-            let line = match process.read_line(deadline) {
-                Ok(line) => line,
-                Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
-                Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
-            };
-            match classify(&line) {
-                Reply::Blank | Reply::Aside => continue,
-                Reply::Error => {
-                    return Err(EndReason::Garbage(format!(
-                        "{}: an ERROR where a move was due",
-                        clip(&line)
-                    )))
-                }
-                Reply::Suggest(text) => {
-                    // The manager takes the suggestion; the brain then answers it as its move.
-                    let p = parse_move(turn.pos, text, &line)?;
-                    let (x, y) = turn.pos.coords(p);
-                    process.send(&format!("PLAY {x},{y}\r\n"))?;
-                }
-                Reply::Ok => {
-                    return Err(EndReason::Garbage(format!(
-                        "{}: OK where a move was due",
-                        clip(&line)
-                    )))
-                }
-                Reply::Other(text) => return parse_move(turn.pos, text, &line),
+        read_move(process, turn.pos, start + turn.budget)
+    }
+}
+
+/// Reads a brain's answer to `START size` until `deadline`: `OK`, after blank and aside lines.
+/// `unsent` is why `START` could not be written, if it could not: a brain that refuses before it
+/// reads anything may already have said why and exited, so its words are read first. `grace`
+/// is the time it was given, for the message.
+pub fn read_start_answer(
+    process: &mut dyn BotPipe,
+    size: usize,
+    deadline: Instant,
+    unsent: Option<EndReason>,
+    grace: Duration,
+) -> Result<(), EndReason> {
+    loop {
+        let line = match (process.read_line(deadline), unsent.clone()) {
+            (Ok(line), _) => line,
+            (Err(_), Some(reason)) => return Err(reason),
+            (Err(ReadFailure::Timeout), None) => {
+                return Err(EndReason::StartFailed(format!(
+                    "no OK to `START {size}` within {:.1} s",
+                    grace.as_secs_f64()
+                )))
             }
+            (Err(ReadFailure::Closed), None) => return Err(process.judge_closed_output()),
+        };
+        match classify(&line) {
+            Reply::Blank | Reply::Aside => continue,
+            Reply::Ok => return Ok(()),
+            _ => {
+                return Err(EndReason::StartFailed(format!(
+                    "answered `START {size}` with {} instead of OK",
+                    clip(&line)
+                )))
+            }
+        }
+    }
+}
+
+/// Reads a brain's move in `pos` until `deadline`, after the request was sent: asides are
+/// skipped, a `SUGGEST` is answered `PLAY` (the brain then answers it as its move), an `ERROR`
+/// or `OK` loses.
+pub fn read_move(
+    process: &mut dyn BotPipe,
+    pos: &Gomoku,
+    deadline: Instant,
+) -> Result<Point, EndReason> {
+    loop {
+        let line = match process.read_line(deadline) {
+            Ok(line) => line,
+            Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
+            Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
+        };
+        match classify(&line) {
+            Reply::Blank | Reply::Aside => continue,
+            Reply::Error => {
+                return Err(EndReason::Garbage(format!(
+                    "{}: an ERROR where a move was due",
+                    clip(&line)
+                )))
+            }
+            Reply::Suggest(text) => {
+                // The manager takes the suggestion; the brain then answers it as its move.
+                let p = parse_move(pos, text, &line)?;
+                let (x, y) = pos.coords(p);
+                process.send(&format!("PLAY {x},{y}\r\n"))?;
+            }
+            Reply::Ok => {
+                return Err(EndReason::Garbage(format!(
+                    "{}: OK where a move was due",
+                    clip(&line)
+                )))
+            }
+            Reply::Other(text) => return parse_move(pos, text, &line),
         }
     }
 }
@@ -280,6 +311,10 @@ impl Player<Gomoku> for GomocupPlayer {
             }
             // Dropping the process kills it if it is still there.
         }
+    }
+
+    fn measure_memory(&mut self, memory: Arc<PeakMemory>) {
+        self.memory = Some(memory);
     }
 }
 

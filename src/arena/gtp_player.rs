@@ -19,13 +19,15 @@
 //! closing the answer. The clock of a turn runs from the first `play` or `time_left` sent to
 //! the answer of `genmove`.
 
+use super::memory::PeakMemory;
 use super::player::{Answer, GameEnd, Player, Turn};
-use super::process::{BotProcess, ReadFailure};
+use super::process::{BotPipe, BotProcess, ReadFailure};
 use super::record::EndReason;
 use super::sau_player::clip;
 use crate::game::nogo::{Nogo, Point};
 use crate::game::Color;
 use crate::protocol::gtp::{parse_vertex, vertex_name};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long a freshly started program has for each set-up command.
@@ -42,6 +44,8 @@ pub struct GtpPlayer {
     known: usize,
     /// Lines sent after `clear_board` in every game (`init=`).
     init: Vec<String>,
+    /// Where the peak memory of its processes goes (`Player::measure_memory`).
+    memory: Option<Arc<PeakMemory>>,
 }
 
 /// A GTP answer: success or failure, and its text (lines joined with newlines, id removed).
@@ -53,7 +57,7 @@ pub struct Response {
 
 /// Reads one answer: lines before the `=` or `?` that starts it are skipped (chatter), and the
 /// empty line after it ends it.
-fn read_response(process: &mut BotProcess, deadline: Instant) -> Result<Response, EndReason> {
+pub fn read_response(process: &mut dyn BotPipe, deadline: Instant) -> Result<Response, EndReason> {
     let mut first: Option<(bool, String)> = None;
     let mut text = String::new();
     loop {
@@ -139,6 +143,7 @@ impl GtpPlayer {
             color: Color::Black,
             known: 0,
             init: init.to_vec(),
+            memory: None,
         }
     }
 
@@ -161,8 +166,9 @@ impl GtpPlayer {
     }
 
     fn launch(&mut self) -> Result<(), EndReason> {
-        let process =
-            BotProcess::spawn(&self.command).map_err(|e| EndReason::StartFailed(e.to_string()))?;
+        let process = BotProcess::spawn(&self.command)
+            .map_err(|e| EndReason::StartFailed(e.to_string()))?
+            .measured_by(self.memory.clone());
         self.process = Some(process);
         let setup: Vec<String> = ["boardsize 9", "clear_board"]
             .iter()
@@ -256,6 +262,10 @@ impl Player<Nogo> for GtpPlayer {
             }
             // Dropping the process kills it if it is still there.
         }
+    }
+
+    fn measure_memory(&mut self, memory: Arc<PeakMemory>) {
+        self.memory = Some(memory);
     }
 }
 

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod duel;
 pub mod gomocup_player;
 pub mod gtp_player;
+pub mod memory;
 pub mod player;
 pub mod process;
 pub mod record;

@@ -8,6 +8,7 @@
 use super::botzone_player::botzone_player;
 use super::gomocup_player::GomocupPlayer;
 use super::gtp_player::GtpPlayer;
+use super::memory::PeakMemory;
 use super::record::EndReason;
 use super::referee::TimeControl;
 use super::sau_player::{is_sau, SauPlayer, SAU_TOLERANT};
@@ -23,6 +24,7 @@ use crate::game::gomoku::{self, Gomoku, GomokuRules};
 use crate::game::nogo::{self, Nogo, NogoRules};
 use crate::game::{Color, Game, Outcome};
 use crate::search::clock::Limits;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Rule options of a match or bracket, checked by each game's `ArenaGame::start`.
@@ -520,6 +522,9 @@ pub trait Player<G: ArenaGame>: Send {
     fn reusable(&self) -> bool {
         false
     }
+    /// Reports the peak resident set of every process this player starts from now on to
+    /// `memory` (external programs only: a built-in player has no process of its own).
+    fn measure_memory(&mut self, _memory: Arc<PeakMemory>) {}
 }
 
 /// How a built-in engine spends its turn.

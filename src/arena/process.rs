@@ -1,10 +1,12 @@
 //! An external bot process as the arena drives it: lines in, lines out with deadlines, and the
 //! signals Botzone uses to freeze a keep-running bot between turns.
 
+use super::memory::{reap, PeakMemory, Reaped};
 use super::record::EndReason;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long a process that closed its output gets to exit before we judge it.
@@ -14,6 +16,36 @@ pub struct BotProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Option<String>>,
+    /// Set once we have reaped the process: from then on its pid is never signalled again.
+    reaped: Option<Reaped>,
+    /// Where its peak memory goes when it is reaped, if anyone is measuring.
+    memory: Option<Arc<PeakMemory>>,
+}
+
+/// What a player reads from a bot and writes to it. A real bot is a `BotProcess`; the reading
+/// loops of the players take this trait so that the fuzzer can feed them a hostile bot's output
+/// in-process.
+pub trait BotPipe {
+    /// Writes `text` (see `BotProcess::send`).
+    fn send(&mut self, text: &str) -> Result<(), EndReason>;
+    /// The next output line, waiting until `deadline`.
+    fn read_line(&mut self, deadline: Instant) -> Result<String, ReadFailure>;
+    /// What the end of the bot's output means (see `BotProcess::judge_closed_output`).
+    fn judge_closed_output(&mut self) -> EndReason;
+}
+
+impl BotPipe for BotProcess {
+    fn send(&mut self, text: &str) -> Result<(), EndReason> {
+        BotProcess::send(self, text)
+    }
+
+    fn read_line(&mut self, deadline: Instant) -> Result<String, ReadFailure> {
+        BotProcess::read_line(self, deadline)
+    }
+
+    fn judge_closed_output(&mut self) -> EndReason {
+        BotProcess::judge_closed_output(self)
+    }
 }
 
 /// Why no line came.
@@ -89,7 +121,29 @@ impl BotProcess {
             child,
             stdin,
             lines: rx,
+            reaped: None,
+            memory: None,
         })
+    }
+
+    /// Reports the process's peak resident set to `memory` when it is reaped (nothing when
+    /// `None`).
+    pub fn measured_by(mut self, memory: Option<Arc<PeakMemory>>) -> BotProcess {
+        self.memory = memory;
+        self
+    }
+
+    /// How the process ended, if it has; reaps it (and reports its memory) the first time.
+    fn ended(&mut self, block: bool) -> Option<Reaped> {
+        if self.reaped.is_none() {
+            self.reaped = reap(&mut self.child, block);
+            if let (Some(r), Some(memory)) = (&self.reaped, &self.memory) {
+                if let Some(kb) = r.peak_kb {
+                    memory.record(kb);
+                }
+            }
+        }
+        self.reaped
     }
 
     /// Writes `text` and flushes. A failed write is the bot's fault, judged like closed output:
@@ -140,11 +194,13 @@ impl BotProcess {
     pub fn wait_exit(&mut self, grace: Duration) -> bool {
         let until = Instant::now() + grace;
         loop {
-            match self.child.try_wait() {
-                Ok(Some(_)) => return true,
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
-                _ => return false,
+            if self.ended(false).is_some() {
+                return true;
             }
+            if Instant::now() >= until {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 
@@ -153,11 +209,13 @@ impl BotProcess {
     pub fn judge_closed_output(&mut self) -> EndReason {
         let until = Instant::now() + EXIT_GRACE;
         loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return EndReason::Crash(describe_exit(status)),
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
-                _ => return EndReason::ClosedPipe,
+            if let Some(r) = self.ended(false) {
+                return EndReason::Crash(describe_exit(r.status));
             }
+            if Instant::now() >= until {
+                return EndReason::ClosedPipe;
+            }
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 
@@ -173,6 +231,10 @@ impl BotProcess {
 
     #[cfg(unix)]
     fn signal(&self, stop: bool) {
+        if self.reaped.is_some() {
+            // The pid may already be another process's.
+            return;
+        }
         let sig = if stop { libc::SIGSTOP } else { libc::SIGCONT };
         // SAFETY: kill(2) on our own child's pid; no memory is touched.
         unsafe {
@@ -186,9 +248,12 @@ impl BotProcess {
     }
 
     pub fn kill(&mut self) {
-        self.thaw();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if self.reaped.is_none() {
+            self.thaw();
+            // Not yet reaped, so the pid is still ours (a zombie at worst).
+            let _ = self.child.kill();
+            self.ended(true);
+        }
     }
 }
 

@@ -31,10 +31,12 @@
 //! Either mode can send `init` lines (`init="depth 4"`) once the program has started, for engines
 //! that take their settings on their input.
 
+use super::memory::PeakMemory;
 use super::player::{Answer, ArenaGame, GameEnd, Player, Turn};
-use super::process::{BotProcess, ReadFailure};
+use super::process::{BotPipe, BotProcess, ReadFailure};
 use super::record::EndReason;
 use crate::game::Color;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long a freshly started engine has to answer `name?`.
@@ -61,6 +63,8 @@ pub struct SauPlayer {
     init: Vec<String>,
     /// `sau-tolerant`: see the module notes.
     tolerant: bool,
+    /// Where the peak memory of its processes goes (`Player::measure_memory`).
+    memory: Option<Arc<PeakMemory>>,
 }
 
 /// The protocol name of tolerant mode.
@@ -84,6 +88,7 @@ impl SauPlayer {
             name_grace: NAME_GRACE,
             init: Vec::new(),
             tolerant: false,
+            memory: None,
         }
     }
 
@@ -114,30 +119,17 @@ impl SauPlayer {
     /// Starts the program and asks its name.
     fn launch(&mut self) -> Result<BotProcess, EndReason> {
         let mut process = BotProcess::spawn_merged(&self.command)
-            .map_err(|e| EndReason::StartFailed(e.to_string()))?;
+            .map_err(|e| EndReason::StartFailed(e.to_string()))?
+            .measured_by(self.memory.clone());
         for line in &self.init {
             process.send(&format!("{line}\n"))?;
         }
         process.send("name?\n")?;
         let deadline = Instant::now() + self.name_grace;
-        loop {
-            match process.read_line(deadline) {
-                Ok(line) => {
-                    if let Some(name) = keyword_argument(&line, "name") {
-                        self.engine_name = Some(name.to_string());
-                        return Ok(process);
-                    }
-                }
-                Err(ReadFailure::Timeout) if self.tolerant => return Ok(process),
-                Err(ReadFailure::Timeout) => {
-                    return Err(EndReason::StartFailed(format!(
-                        "no `name <x>` answer to `name?` within {:.1} s",
-                        self.name_grace.as_secs_f64()
-                    )))
-                }
-                Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
-            }
+        if let Some(name) = read_name(&mut process, self.tolerant, deadline, self.name_grace)? {
+            self.engine_name = Some(name);
         }
+        Ok(process)
     }
 
     fn exchange<G: ArenaGame>(
@@ -155,26 +147,63 @@ impl SauPlayer {
         };
         let process = self.process.as_mut().ok_or(EndReason::ClosedPipe)?;
         process.send(&message)?;
-        let deadline = start + turn.budget;
-        loop {
-            match process.read_line(deadline) {
-                Ok(line) => {
-                    // The platform skips whatever does not hold the keyword.
-                    let found = if self.tolerant {
-                        tolerant_answer(&line)
-                    } else {
-                        keyword_argument(&line, "move")
-                    };
-                    if let Some(argument) = found {
-                        return match widen(self.tolerant, argument) {
-                            Some(four) => decode(turn.pos, &four, &line),
-                            None => decode(turn.pos, argument, &line),
-                        };
-                    }
+        read_turn(process, self.tolerant, turn.pos, start + turn.budget)
+    }
+}
+
+/// Reads the answer to `name?` until `deadline`: the name, or (tolerant mode) nothing once the
+/// time is up. `grace` is the time given, for the message.
+pub fn read_name(
+    process: &mut dyn BotPipe,
+    tolerant: bool,
+    deadline: Instant,
+    grace: Duration,
+) -> Result<Option<String>, EndReason> {
+    loop {
+        match process.read_line(deadline) {
+            Ok(line) => {
+                if let Some(name) = keyword_argument(&line, "name") {
+                    return Ok(Some(name.to_string()));
                 }
-                Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
-                Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
             }
+            Err(ReadFailure::Timeout) if tolerant => return Ok(None),
+            Err(ReadFailure::Timeout) => {
+                return Err(EndReason::StartFailed(format!(
+                    "no `name <x>` answer to `name?` within {:.1} s",
+                    grace.as_secs_f64()
+                )))
+            }
+            Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
+        }
+    }
+}
+
+/// Reads an engine's turn in `pos` until `deadline`, as the platform finds it in whatever the
+/// engine writes (see the module notes; `tolerant` for `sau-tolerant`).
+pub fn read_turn<G: ArenaGame>(
+    process: &mut dyn BotPipe,
+    tolerant: bool,
+    pos: &G,
+    deadline: Instant,
+) -> Result<Vec<G::Move>, EndReason> {
+    loop {
+        match process.read_line(deadline) {
+            Ok(line) => {
+                // The platform skips whatever does not hold the keyword.
+                let found = if tolerant {
+                    tolerant_answer(&line)
+                } else {
+                    keyword_argument(&line, "move")
+                };
+                if let Some(argument) = found {
+                    return match widen(tolerant, argument) {
+                        Some(four) => decode(pos, &four, &line),
+                        None => decode(pos, argument, &line),
+                    };
+                }
+            }
+            Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
+            Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
         }
     }
 }
@@ -353,6 +382,10 @@ impl<G: ArenaGame> Player<G> for SauPlayer {
 
     fn reusable(&self) -> bool {
         true
+    }
+
+    fn measure_memory(&mut self, memory: Arc<PeakMemory>) {
+        self.memory = Some(memory);
     }
 }
 

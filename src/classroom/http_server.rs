@@ -108,8 +108,41 @@ fn answer(class: &Mutex<Classroom>, mut request: tiny_http::Request) {
 }
 
 fn route(class: &Mutex<Classroom>, request: &mut tiny_http::Request) -> (u16, Value) {
+    let method = request.method().clone();
+    let url = request.url().to_string();
+    let content_type = request
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv("Content-Type"))
+        .map(|h| h.value.as_str().to_string())
+        .unwrap_or_default();
+    let answer = respond(
+        class,
+        &method,
+        &url,
+        &content_type,
+        || read_body(request),
+        &Instant::now,
+    );
+    for event in lock(class).take_events() {
+        log(&event);
+    }
+    answer
+}
+
+/// The answer to one request, from its parts: the method, the URL (path and query), the
+/// content type, and the body, read only for a POST. `now` is read once the request is read.
+/// Kept apart from HTTP so that the fuzzer can send requests in-process.
+pub fn respond(
+    class: &Mutex<Classroom>,
+    method: &tiny_http::Method,
+    url: &str,
+    content_type: &str,
+    body: impl FnOnce() -> Result<String, String>,
+    now: &dyn Fn() -> Instant,
+) -> (u16, Value) {
     use tiny_http::Method;
-    let is_post = match request.method() {
+    let is_post = match method {
         Method::Get | Method::Head => false,
         Method::Post => true,
         other => {
@@ -119,31 +152,22 @@ fn route(class: &Mutex<Classroom>, request: &mut tiny_http::Request) -> (u16, Va
             )
         }
     };
-    let url = request.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
     let mut params = match parse_query(query) {
         Ok(p) => p,
         Err(e) => return (200, failure(format!("malformed parameters: {e}"))),
     };
     if is_post {
-        match read_body(request) {
-            Ok(body) => {
-                let content_type = request
-                    .headers()
-                    .iter()
-                    .find(|h| h.field.equiv("Content-Type"))
-                    .map(|h| h.value.as_str().to_string())
-                    .unwrap_or_default();
-                match parse_body(&body, &content_type) {
-                    Ok(p) => params.extend(p),
-                    Err(e) => return (200, failure(format!("malformed parameters: {e}"))),
-                }
-            }
+        match body() {
+            Ok(body) => match parse_body(&body, content_type) {
+                Ok(p) => params.extend(p),
+                Err(e) => return (200, failure(format!("malformed parameters: {e}"))),
+            },
             Err(e) => return (200, failure(e)),
         }
     }
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    let now = Instant::now();
+    let now = now();
     let mut c = lock(class);
     let value = match segments.as_slice() {
         [] => index(),
@@ -167,9 +191,6 @@ fn route(class: &Mutex<Classroom>, request: &mut tiny_http::Request) -> (u16, Va
             )
         }
     };
-    for event in c.take_events() {
-        log(&event);
-    }
     (200, value)
 }
 

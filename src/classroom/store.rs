@@ -101,7 +101,8 @@ impl Store {
     }
 }
 
-fn parse_key(text: &str) -> Result<KeyPair, String> {
+/// Reads `key.json`; the pair must invert itself.
+pub fn parse_key(text: &str) -> Result<KeyPair, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     let number = |key: &str| {
         v.get(key)

@@ -145,6 +145,12 @@ pub fn play(args: &PlayArgs) -> ExitCode {
 }
 
 fn run(args: &PlayArgs) -> Result<(), String> {
+    run_on(args, || Term::new(args.color))
+}
+
+/// `stonebrain play` on the terminal `term` makes (once the options are checked, so that a
+/// refusal prints nothing else). The fuzzer gives it a scripted terminal.
+pub fn run_on(args: &PlayArgs, term: impl FnOnce() -> Term) -> Result<(), String> {
     let opts = Options {
         time: Duration::from_secs_f64(args.time),
         nodes: args.nodes,
@@ -197,7 +203,7 @@ fn run(args: &PlayArgs) -> Result<(), String> {
             Opening::Fresh(setup, seats)
         }
     };
-    let mut term = Term::new(args.color);
+    let mut term = term();
     loop {
         let kind = match &opening {
             Opening::Fresh(setup, _) => setup.kind,
@@ -270,7 +276,7 @@ fn replay<G: ConsoleGame>(save: &SaveFile) -> Result<(G, History<G>), String> {
 }
 
 /// Whether a saved game of any kind replays.
-fn validate(save: &SaveFile) -> Result<(), String> {
+pub fn validate(save: &SaveFile) -> Result<(), String> {
     match save.setup.kind {
         GameKind::Nogo => replay::<Nogo>(save).map(|_| ()),
         GameKind::Gomoku => replay::<Gomoku>(save).map(|_| ()),

@@ -48,7 +48,8 @@ pub struct Term {
     /// Input does not come from a terminal: print each line read after its prompt.
     echo: bool,
     lines: Receiver<String>,
-    out: std::io::Stdout,
+    /// Standard output, or (fuzzing and tests) any writer.
+    out: Box<dyn Write + Send>,
     /// Standard output is gone (a closed pipe): nothing more can be shown, so the session ends.
     pub broken: bool,
 }
@@ -72,12 +73,28 @@ impl Term {
             (true, false) => Palette::Basic,
         };
         let (send, lines) = mpsc::channel();
-        std::thread::spawn(move || read_lines(send));
+        std::thread::spawn(move || read_lines(std::io::stdin().lock(), send));
         Term {
             palette,
             redraw: colour && out_tty,
             live_input: in_tty,
             echo: !in_tty,
+            lines,
+            out: Box::new(out),
+            broken: false,
+        }
+    }
+
+    /// A terminal whose input is `input`, read through at once, and whose output goes to `out`:
+    /// plain text, as in a pipe (the fuzzer drives the console in-process this way).
+    pub fn scripted(input: &[u8], out: Box<dyn Write + Send>) -> Term {
+        let (send, lines) = mpsc::channel();
+        read_lines(input, send);
+        Term {
+            palette: Palette::Plain,
+            redraw: false,
+            live_input: false,
+            echo: true,
             lines,
             out,
             broken: false,
@@ -86,7 +103,7 @@ impl Term {
 
     /// Writes `text` as it is.
     pub fn print(&mut self, text: &str) {
-        let mut out = self.out.lock();
+        let out = &mut self.out;
         if out
             .write_all(text.as_bytes())
             .and_then(|_| out.flush())
@@ -148,11 +165,9 @@ impl Term {
     }
 }
 
-/// Reads standard input a line at a time until its end, cutting overlong lines, so that no
-/// input can stop the console.
-fn read_lines(send: mpsc::Sender<String>) {
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
+/// Reads the input (standard input) a line at a time until its end, cutting overlong lines, so
+/// that no input can stop the console.
+fn read_lines(mut input: impl BufRead, send: mpsc::Sender<String>) {
     let mut line: Vec<u8> = Vec::new();
     loop {
         let buf = match input.fill_buf() {

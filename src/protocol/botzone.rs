@@ -19,6 +19,11 @@ use std::time::{Duration, Instant};
 /// The line that asks Botzone to keep the process for the next turn.
 pub const KEEP_RUNNING_MARKER: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 
+/// The largest turn count of the simple interaction: no Botzone game is longer (15x15 has 225
+/// points). A larger count is refused at once: waiting for its 2n - 1 lines would mean never
+/// answering (and 2n - 1 overflows for n of 2^63).
+pub const MAX_SIMPLE_TURNS: usize = 225;
+
 /// Botzone's debug field is kept to 1 KB.
 const DEBUG_LIMIT: usize = 1000;
 
@@ -368,8 +373,12 @@ impl BotzoneConfig {
     }
 }
 
+/// The longest turn limit taken from the input: no judge gives a turn an hour.
+const MAX_TIME_LIMIT: Duration = Duration::from_secs(3600);
+
 /// Botzone's `time_limit` has been seen both in seconds and in milliseconds; small values are
-/// taken as seconds.
+/// taken as seconds. A limit that is not positive, or longer than `MAX_TIME_LIMIT`, is not one a
+/// judge would send: it is ignored, and the language's limit applies.
 fn parse_time_limit(v: &Value) -> Option<Duration> {
     let n = match v {
         Value::Number(n) => n.as_f64()?,
@@ -377,12 +386,14 @@ fn parse_time_limit(v: &Value) -> Option<Duration> {
         _ => return None,
     };
     if !(n.is_finite() && n > 0.0) {
-        None
-    } else if n < 100.0 {
-        Some(Duration::from_secs_f64(n))
-    } else {
-        Some(Duration::from_secs_f64(n / 1000.0))
+        return None;
     }
+    let seconds = if n < 100.0 { n } else { n / 1000.0 };
+    // Checked, not `from_secs_f64`: the fuzzer found that `1e308` (or any number of seconds a
+    // Duration cannot hold) made that panic and the bot die without an answer.
+    Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|&d| d <= MAX_TIME_LIMIT)
 }
 
 /// Builds the replay of a full history: the requests are the opponent's moves (the first may be
@@ -650,10 +661,11 @@ impl<G: BotzoneMove> BotzoneSimple<G> {
                 };
             }
             let n: usize = match line.text.parse() {
-                Ok(n) if n >= 1 => n,
+                Ok(n) if (1..=MAX_SIMPLE_TURNS).contains(&n) => n,
                 _ => {
                     return Err(format!(
-                        "expected the turn number (an integer from 1), got {:?}",
+                        "expected the turn number (an integer from 1 to {MAX_SIMPLE_TURNS}), \
+                         got {:?}",
                         line.text
                     ))
                 }
@@ -751,6 +763,14 @@ mod tests {
         assert_eq!(parse_time_limit(&json!("")), None);
         assert_eq!(parse_time_limit(&json!(-3)), None);
         assert_eq!(parse_time_limit(&json!(null)), None);
+        // Beyond an hour, or beyond what a Duration holds: ignored, never a panic.
+        assert_eq!(
+            parse_time_limit(&json!(3_600_000)),
+            Some(Duration::from_secs(3600))
+        );
+        assert_eq!(parse_time_limit(&json!(3_600_001)), None);
+        assert_eq!(parse_time_limit(&json!(1e308)), None);
+        assert_eq!(parse_time_limit(&json!("3.4e38")), None);
     }
 
     #[test]
@@ -798,6 +818,35 @@ mod tests {
             c.limit(Some(Duration::from_secs(2)), false, false),
             Duration::from_secs(2)
         );
+    }
+
+    #[test]
+    fn simple_turn_counts_beyond_any_game_are_refused_at_once() {
+        let config = BotzoneConfig {
+            keep_running: false,
+            margin: Duration::ZERO,
+            process_start: Instant::now(),
+            turn_limit: None,
+            language: BotzoneLanguage::Cpp,
+        };
+        let line = |text: &str| Line {
+            text: text.to_string(),
+            arrived: Instant::now(),
+        };
+        assert_eq!(
+            BotzoneSimple::<Nogo>::new(config).parse(&line("225")),
+            Ok(Vec::new())
+        );
+        for n in [
+            "226",
+            "9223372036854775808",
+            "18446744073709551616",
+            "0",
+            "-1",
+        ] {
+            let refused = BotzoneSimple::<Nogo>::new(config).parse(&line(n));
+            assert!(refused.is_err(), "{n}");
+        }
     }
 
     #[test]
