@@ -1,0 +1,3 @@
+//! `stonebrain-load`: the class server under load (see `src/bin/stonebrain-load.rs`).
+
+pub mod http;
