@@ -61,7 +61,10 @@ fn main() -> ExitCode {
         me.with_file_name(format!("stonebrain{}", std::env::consts::EXE_SUFFIX))
     });
     let seconds_ok = |s: f64| s.is_finite() && s > 0.0 && s <= 86_400.0;
-    if ![args.seconds, args.request_time, args.idle_time].into_iter().all(seconds_ok) {
+    if ![args.seconds, args.request_time, args.idle_time]
+        .into_iter()
+        .all(seconds_ok)
+    {
         eprintln!("stonebrain-load: times must be above 0 and at most a day");
         return ExitCode::from(2);
     }

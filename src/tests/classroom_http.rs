@@ -102,13 +102,21 @@ fn a_stalled_request_gets_408_and_holds_up_nobody() {
     // While it stalls, others are answered.
     still_serving(addr);
     let start = Instant::now();
-    refused(&read_answer(&mut slow, &mut Vec::new()).unwrap(), 408, "within 1 seconds");
+    refused(
+        &read_answer(&mut slow, &mut Vec::new()).unwrap(),
+        408,
+        "within 1 seconds",
+    );
     assert!(start.elapsed() < Duration::from_secs(15));
     // A body that never comes whole: the same.
     let mut slow = connect(addr, WAIT).unwrap();
     slow.write_all(b"POST /join_game HTTP/1.1\r\nContent-Length: 50\r\n\r\nuser=al")
         .unwrap();
-    refused(&read_answer(&mut slow, &mut Vec::new()).unwrap(), 408, "within");
+    refused(
+        &read_answer(&mut slow, &mut Vec::new()).unwrap(),
+        408,
+        "within",
+    );
     still_serving(addr);
     let _ = std::fs::remove_dir_all(&dir);
 }

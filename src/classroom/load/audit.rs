@@ -32,10 +32,18 @@ fn read_games(data: &Path) -> Result<BTreeMap<String, DiskGame>, String> {
         if path.extension().and_then(|e| e.to_str()) != Some("json") {
             continue;
         }
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let creator = v["creator"]["user"].as_str().unwrap_or_default().to_string();
-        let opponent = v["opponent"]["user"].as_str().unwrap_or_default().to_string();
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let v: Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let creator = v["creator"]["user"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let opponent = v["opponent"]["user"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         let (black, white) = if v["creator_stone"] == "x" {
             (creator, opponent)
         } else {
@@ -51,7 +59,15 @@ fn read_games(data: &Path) -> Result<BTreeMap<String, DiskGame>, String> {
         });
         let id = v["id"].as_str().unwrap_or_default().to_string();
         let moves = moves_of(v["moves"].as_str().unwrap_or_default());
-        games.insert(id, DiskGame { moves, black, white, ending });
+        games.insert(
+            id,
+            DiskGame {
+                moves,
+                black,
+                white,
+                ending,
+            },
+        );
     }
     Ok(games)
 }
@@ -59,42 +75,73 @@ fn read_games(data: &Path) -> Result<BTreeMap<String, DiskGame>, String> {
 /// What the clients saw of one game, against its file.
 fn check_game(id: &str, seen: &SeenGame, disk: Option<&DiskGame>, faults: &mut Vec<String>) {
     let Some(disk) = disk else {
-        faults.push(format!("game {id}: the clients played it, its file is gone"));
+        faults.push(format!(
+            "game {id}: the clients played it, its file is gone"
+        ));
         return;
     };
     for (&step, (user, coord)) in &seen.moves {
         if disk.moves.get(step) != Some(coord) {
-            faults.push(format!("game {id}: move {} {coord} by {user} was acknowledged, the file has {:?}", step + 1, disk.moves.get(step)));
+            faults.push(format!(
+                "game {id}: move {} {coord} by {user} was acknowledged, the file has {:?}",
+                step + 1,
+                disk.moves.get(step)
+            ));
         }
-        let mover = if step % 2 == 0 { &disk.black } else { &disk.white };
+        let mover = if step % 2 == 0 {
+            &disk.black
+        } else {
+            &disk.white
+        };
         if mover != user {
-            faults.push(format!("game {id}: move {} was {user}'s, the file gives it to {mover}", step + 1));
+            faults.push(format!(
+                "game {id}: move {} was {user}'s, the file gives it to {mover}",
+                step + 1
+            ));
         }
     }
     let Some((winner, board)) = &seen.finish else {
         return;
     };
     let Some((disk_winner, reason, _)) = &disk.ending else {
-        faults.push(format!("game {id}: the clients saw it end, its file has it running"));
+        faults.push(format!(
+            "game {id}: the clients saw it end, its file has it running"
+        ));
         return;
     };
     if disk.moves.concat() != *board {
-        faults.push(format!("game {id}: the clients saw {board}, the file has {}", disk.moves.concat()));
+        faults.push(format!(
+            "game {id}: the clients saw {board}, the file has {}",
+            disk.moves.concat()
+        ));
     }
     if let Some(step) = (0..disk.moves.len()).find(|s| !seen.moves.contains_key(s)) {
-        faults.push(format!("game {id}: move {} was never acknowledged to its player", step + 1));
+        faults.push(format!(
+            "game {id}: move {} was never acknowledged to its player",
+            step + 1
+        ));
     }
     if disk_winner != winner {
-        faults.push(format!("game {id}: the clients saw {winner:?} win, the file says {disk_winner:?}"));
+        faults.push(format!(
+            "game {id}: the clients saw {winner:?} win, the file says {disk_winner:?}"
+        ));
     }
     // The rules, checked here and not taken from the server: five means the last move made
     // five, and its player won.
     if reason == "five" {
         let last = disk.moves.last().and_then(|m| parse_point(m));
-        let five = Board::from_moves(&disk.moves).zip(last).is_some_and(|(b, p)| b.five_through(p));
-        let last_mover = if disk.moves.len() % 2 == 1 { &disk.black } else { &disk.white };
+        let five = Board::from_moves(&disk.moves)
+            .zip(last)
+            .is_some_and(|(b, p)| b.five_through(p));
+        let last_mover = if disk.moves.len() % 2 == 1 {
+            &disk.black
+        } else {
+            &disk.white
+        };
         if !five || disk_winner.as_ref() != Some(last_mover) {
-            faults.push(format!("game {id}: ended as five, but the moves say otherwise"));
+            faults.push(format!(
+                "game {id}: ended as five, but the moves say otherwise"
+            ));
         }
     }
 }
@@ -115,7 +162,9 @@ fn replay(games: &BTreeMap<String, DiskGame>, faults: &mut Vec<String>) -> BTree
     }
     let mut table: BTreeMap<String, Row> = BTreeMap::new();
     for (g, _) in finished {
-        let Some((winner, _, _)) = &g.ending else { continue };
+        let Some((winner, _, _)) = &g.ending else {
+            continue;
+        };
         let rating = |t: &BTreeMap<String, Row>, u: &str| t.get(u).map_or(1500.0, |r| r.0);
         let (rb, rw) = (rating(&table, &g.black), rating(&table, &g.white));
         let score = match winner {
@@ -124,7 +173,10 @@ fn replay(games: &BTreeMap<String, DiskGame>, faults: &mut Vec<String>) -> BTree
             None => 0.5,
         };
         let delta = 32.0 * (score - 1.0 / (1.0 + 10f64.powf((rw - rb) / 400.0)));
-        for (user, change, s) in [(&g.black, delta, score), (&g.white, 0.0 - delta, 1.0 - score)] {
+        for (user, change, s) in [
+            (&g.black, delta, score),
+            (&g.white, 0.0 - delta, 1.0 - score),
+        ] {
             let row = table.entry(user.clone()).or_insert((1500.0, 0, 0, 0, 0));
             row.0 += change;
             row.1 += 1;
@@ -146,7 +198,13 @@ fn server_table(answer: &Value) -> BTreeMap<String, Row> {
             rows.iter()
                 .map(|r| {
                     let user = r["user"].as_str().unwrap_or_default().to_string();
-                    let row = (r["elo"].as_f64().unwrap_or(f64::NAN), count(r, "games"), count(r, "wins"), count(r, "losses"), count(r, "draws"));
+                    let row = (
+                        r["elo"].as_f64().unwrap_or(f64::NAN),
+                        count(r, "games"),
+                        count(r, "wins"),
+                        count(r, "losses"),
+                        count(r, "draws"),
+                    );
                     (user, row)
                 })
                 .collect()
@@ -174,7 +232,12 @@ pub fn finish(
     let before = ratings(shared);
     if shared.settings.sabotage {
         // The audit must be able to fail: a finished game's file goes missing.
-        if let Some(id) = ledger.games.iter().find(|(_, g)| g.finish.is_some()).map(|(id, _)| id) {
+        if let Some(id) = ledger
+            .games
+            .iter()
+            .find(|(_, g)| g.finish.is_some())
+            .map(|(id, _)| id)
+        {
             let _ = std::fs::remove_file(data.join("games").join(format!("{id}.json")));
         }
     }
@@ -192,7 +255,9 @@ pub fn finish(
     }
     for (id, g) in &disk {
         if g.ending.is_some() && ledger.games.get(id).is_none_or(|s| s.finish.is_none()) {
-            faults.push(format!("game {id}: finished on disk, but no client saw it end"));
+            faults.push(format!(
+                "game {id}: finished on disk, but no client saw it end"
+            ));
         }
     }
     let replayed = replay(&disk, &mut faults);
@@ -200,17 +265,26 @@ pub fn finish(
     for user in replayed.keys().chain(served.keys()) {
         let (mine, theirs) = (replayed.get(user), served.get(user));
         let same = match (mine, theirs) {
-            (Some(m), Some(t)) => (m.0 - t.0).abs() < 0.05 + 1e-9 && (m.1, m.2, m.3, m.4) == (t.1, t.2, t.3, t.4),
+            (Some(m), Some(t)) => {
+                (m.0 - t.0).abs() < 0.05 + 1e-9 && (m.1, m.2, m.3, m.4) == (t.1, t.2, t.3, t.4)
+            }
             _ => false,
         };
         if !same {
-            faults.push(format!("{user}: the replay of the finished games gives {mine:?}, the server {theirs:?}"));
+            faults.push(format!(
+                "{user}: the replay of the finished games gives {mine:?}, the server {theirs:?}"
+            ));
         }
     }
     faults.dedup();
     let resumed = kills
         .iter()
-        .map(|k| k.in_progress.iter().filter(|id| ledger.games.get(*id).is_some_and(|g| g.finish.is_some())).count())
+        .map(|k| {
+            k.in_progress
+                .iter()
+                .filter(|id| ledger.games.get(*id).is_some_and(|g| g.finish.is_some()))
+                .count()
+        })
         .collect();
     Ok(LoadReport {
         settings: shared.settings.clone(),

@@ -104,8 +104,9 @@ impl Board {
         }
         let (me, them) = (self.to_move(), 3 - self.to_move());
         let near = |r: usize, c: usize| {
-            (r.saturating_sub(1)..=(r + 1).min(SIZE - 1))
-                .any(|rr| (c.saturating_sub(1)..=(c + 1).min(SIZE - 1)).any(|cc| self.cells[rr][cc] != 0))
+            (r.saturating_sub(1)..=(r + 1).min(SIZE - 1)).any(|rr| {
+                (c.saturating_sub(1)..=(c + 1).min(SIZE - 1)).any(|cc| self.cells[rr][cc] != 0)
+            })
         };
         let candidates: Vec<(usize, usize)> = (0..SIZE)
             .flat_map(|r| (0..SIZE).map(move |c| (r, c)))
@@ -117,13 +118,10 @@ impl Board {
         let pick = if rng.gen_bool(0.15) {
             candidates[rng.gen_range(0..candidates.len())]
         } else {
-            *candidates
-                .iter()
-                .max_by_key(|&&p| {
-                    let (mine, theirs) = (self.line(p, me), self.line(p, them));
-                    (mine.max(theirs) * 2 + usize::from(mine >= theirs)) * 16
-                        + rng.gen_range(0..16)
-                })?
+            *candidates.iter().max_by_key(|&&p| {
+                let (mine, theirs) = (self.line(p, me), self.line(p, them));
+                (mine.max(theirs) * 2 + usize::from(mine >= theirs)) * 16 + rng.gen_range(0..16)
+            })?
         };
         Some(point_text(pick))
     }

@@ -19,7 +19,13 @@ type Expected = &'static [(u16, &'static str)];
 
 /// Tallies an answer of `kind`; a fault unless it is one of `expected`. An answer lost to a
 /// kill (the server down, or restarted since `epoch`) is not counted either way.
-fn judge(shared: &Shared, kind: &str, epoch: u64, answer: std::io::Result<Answer>, expected: Expected) {
+fn judge(
+    shared: &Shared,
+    kind: &str,
+    epoch: u64,
+    answer: std::io::Result<Answer>,
+    expected: Expected,
+) {
     let answer = match answer {
         Ok(a) => a,
         Err(_) if !shared.server.up() || shared.server.epoch() != epoch => return,
@@ -85,25 +91,37 @@ impl HostileGame {
     /// first when its clock is past a quarter.
     fn wrong_turn(&mut self, shared: &Shared) {
         let epoch = shared.server.epoch();
-        let Ok(state) = exchange(shared.addr, &get_request(&format!("/check_game/{}", self.id)), TIMEOUT) else {
+        let Ok(state) = exchange(
+            shared.addr,
+            &get_request(&format!("/check_game/{}", self.id)),
+            TIMEOUT,
+        ) else {
             return;
         };
         let v = state.json().unwrap_or_default();
-        let Some(board) = Board::from_moves(&moves_of(v["board"].as_str().unwrap_or_default())) else {
+        let Some(board) = Board::from_moves(&moves_of(v["board"].as_str().unwrap_or_default()))
+        else {
             return;
         };
-        let Some(mover) = self.players.iter().position(|p| v["current_turn"] == p.user.as_str()) else {
+        let Some(mover) = self
+            .players
+            .iter()
+            .position(|p| v["current_turn"] == p.user.as_str())
+        else {
             return;
         };
         let step = moves_of(v["board"].as_str().unwrap_or_default()).len();
         let empty = |rng: &mut SmallRng, harmless: bool| {
             (0..1000).find_map(|_| {
                 let p = (rng.gen_range(0..SIZE), rng.gen_range(0..SIZE));
-                (board.is_empty(p) && (!harmless || !board.would_make_five(p))).then(|| point_text(p))
+                (board.is_empty(p) && (!harmless || !board.would_make_five(p)))
+                    .then(|| point_text(p))
             })
         };
         if v["left_time"].as_u64().unwrap_or(60) < 45 {
-            let Some(coord) = empty(&mut self.rng, true) else { return };
+            let Some(coord) = empty(&mut self.rng, true) else {
+                return;
+            };
             let login = self.login(shared, mover);
             let target = format!("/play_game/{}?{login}&coord={coord}", self.id);
             match exchange(shared.addr, &get_request(&target), TIMEOUT) {
@@ -115,24 +133,38 @@ impl HostileGame {
             }
             return;
         }
-        let Some(coord) = empty(&mut self.rng, false) else { return };
+        let Some(coord) = empty(&mut self.rng, false) else {
+            return;
+        };
         let login = self.login(shared, 1 - mover);
         let target = format!("/play_game/{}?{login}&coord={coord}", self.id);
         let answer = exchange(shared.addr, &get_request(&target), TIMEOUT);
-        judge(shared, "wrong turn", epoch, answer, &[(200, "not your turn")]);
+        judge(
+            shared,
+            "wrong turn",
+            epoch,
+            answer,
+            &[(200, "not your turn")],
+        );
     }
 }
 
 fn post_with_length(length: &str) -> Vec<u8> {
-    format!("POST /play_game/x HTTP/1.1\r\nHost: class\r\nContent-Length: {length}\r\n\r\n").into_bytes()
+    format!("POST /play_game/x HTTP/1.1\r\nHost: class\r\nContent-Length: {length}\r\n\r\n")
+        .into_bytes()
 }
 
 /// One request of each simple kind: (name, bytes, expected answers).
 fn simple_kinds(rng: &mut SmallRng) -> Vec<(&'static str, Vec<u8>, Expected)> {
-    let random_hex: String = (0..250).map(|_| char::from_digit(rng.gen_range(0..16), 16).unwrap_or('0')).collect();
+    let random_hex: String = (0..250)
+        .map(|_| char::from_digit(rng.gen_range(0..16), 16).unwrap_or('0'))
+        .collect();
     let mut big_body = post_with_length("70000");
     big_body.extend(std::iter::repeat_n(b'u', 70_000));
-    let garbage: Vec<u8> = (0..rng.gen_range(1..200)).map(|_| rng.gen_range(0..=255u8)).filter(|&b| b != b'\n').collect();
+    let garbage: Vec<u8> = (0..rng.gen_range(1..200))
+        .map(|_| rng.gen_range(0..=255u8))
+        .filter(|&b| b != b'\n')
+        .collect();
     let mut garbage_line = garbage;
     garbage_line.extend_from_slice(b"\r\n\r\n");
     vec![
@@ -144,28 +176,62 @@ fn simple_kinds(rng: &mut SmallRng) -> Vec<(&'static str, Vec<u8>, Expected)> {
         (
             "bad cipher text",
             get_request("/join_game?user=hostile-a&password=not-hex-at-all"),
-            &[(200, "login failed: the password must be the cipher text in hexadecimal")],
+            &[(
+                200,
+                "login failed: the password must be the cipher text in hexadecimal",
+            )],
         ),
         (
             "bad cipher text",
-            get_request(&format!("/join_game?user=hostile-a&password={}", "f".repeat(300))),
-            &[(200, "login failed: the encrypted password is larger than the key's modulus")],
+            get_request(&format!(
+                "/join_game?user=hostile-a&password={}",
+                "f".repeat(300)
+            )),
+            &[(
+                200,
+                "login failed: the encrypted password is larger than the key's modulus",
+            )],
         ),
-        ("huge Content-Length", post_with_length("1000000000000"), &[(413, "larger than 65536 bytes")]),
-        ("oversized body", big_body, &[(413, "larger than 65536 bytes")]),
-        ("garbage request line", garbage_line, &[(400, "malformed request line")]),
+        (
+            "huge Content-Length",
+            post_with_length("1000000000000"),
+            &[(413, "larger than 65536 bytes")],
+        ),
+        (
+            "oversized body",
+            big_body,
+            &[(413, "larger than 65536 bytes")],
+        ),
+        (
+            "garbage request line",
+            garbage_line,
+            &[(400, "malformed request line")],
+        ),
         (
             "over-long header",
-            format!("GET /elo HTTP/1.1\r\nX-Junk: {}\r\n\r\n", "j".repeat(20_000)).into_bytes(),
+            format!(
+                "GET /elo HTTP/1.1\r\nX-Junk: {}\r\n\r\n",
+                "j".repeat(20_000)
+            )
+            .into_bytes(),
             &[(431, "longer than 16384 bytes")],
         ),
-        ("HTTP/2.0 request", b"GET /elo HTTP/2.0\r\n\r\n".to_vec(), &[(505, "HTTP/2.0 is not spoken here")]),
+        (
+            "HTTP/2.0 request",
+            b"GET /elo HTTP/2.0\r\n\r\n".to_vec(),
+            &[(505, "HTTP/2.0 is not spoken here")],
+        ),
         (
             "chunked body",
-            b"POST /join_game HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nuser\r\n0\r\n\r\n".to_vec(),
+            b"POST /join_game HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nuser\r\n0\r\n\r\n"
+                .to_vec(),
             &[(411, "send the body with a Content-Length")],
         ),
-        ("unknown method", b"DELETE /elo HTTP/1.1\r\n\r\n".to_vec(), &[(405, "the method DELETE is not used here")]),
+        (
+            "unknown method",
+            b"DELETE /elo HTTP/1.1\r\n\r\n".to_vec(),
+            &[(405, "the method DELETE is not used here")],
+        ),
     ]
 }
 
@@ -178,13 +244,21 @@ fn slow_client(shared: &Shared) {
         s.write_all(b"GET /check_game/x HTTP/1.1\r\nHost: cla")?;
         read_answer(&mut s, &mut Vec::new())
     });
-    judge(shared, "slow client", epoch, answer, &[(408, "was not complete within")]);
+    judge(
+        shared,
+        "slow client",
+        epoch,
+        answer,
+        &[(408, "was not complete within")],
+    );
 }
 
 /// Connections that never send a byte: the server closes them, silently, after its idle time.
 fn idle_connections(shared: &Shared, count: usize) {
     let epoch = shared.server.epoch();
-    let conns: Vec<TcpStream> = (0..count).filter_map(|_| connect(shared.addr, TIMEOUT).ok()).collect();
+    let conns: Vec<TcpStream> = (0..count)
+        .filter_map(|_| connect(shared.addr, TIMEOUT).ok())
+        .collect();
     let start = Instant::now();
     for mut s in conns {
         let _ = s.set_read_timeout(Some(shared.settings.idle_time + Duration::from_secs(15)));
@@ -192,10 +266,15 @@ fn idle_connections(shared: &Shared, count: usize) {
         let closed = matches!(s.read(&mut byte), Ok(0)) || shared.server.epoch() != epoch;
         let label = if shared.server.epoch() != epoch {
             "closed by a kill".to_string()
-        } else if closed && start.elapsed() + Duration::from_millis(200) >= shared.settings.idle_time {
+        } else if closed
+            && start.elapsed() + Duration::from_millis(200) >= shared.settings.idle_time
+        {
             "closed by the server, without a word, after its idle time".to_string()
         } else {
-            shared.fault(format!("an idle connection was not closed as it should be ({:?})", start.elapsed()));
+            shared.fault(format!(
+                "an idle connection was not closed as it should be ({:?})",
+                start.elapsed()
+            ));
             "UNEXPECTED not closed after the idle time".to_string()
         };
         lock(&shared.tally).add("idle connection", &label);
@@ -266,7 +345,13 @@ pub fn run(shared: &Shared, mut game: HostileGame) {
         while !shared.stopping() {
             for (kind, bytes, expected) in simple_kinds(&mut rng) {
                 let epoch = shared.server.epoch();
-                judge(shared, kind, epoch, exchange(shared.addr, &bytes, TIMEOUT), expected);
+                judge(
+                    shared,
+                    kind,
+                    epoch,
+                    exchange(shared.addr, &bytes, TIMEOUT),
+                    expected,
+                );
                 std::thread::sleep(Duration::from_millis(20));
             }
             game.wrong_turn(shared);

@@ -25,7 +25,11 @@ pub fn render(r: &LoadReport) -> String {
         ms(r.latencies.quantile(0.99)),
         ms(r.latencies.quantile(1.0)),
     );
-    let _ = writeln!(out, "games finished: {} ({} moves acknowledged)", r.games_finished, r.moves);
+    let _ = writeln!(
+        out,
+        "games finished: {} ({} moves acknowledged)",
+        r.games_finished, r.moves
+    );
     let _ = writeln!(out, "hostile requests, by kind, and their answers:");
     for (kind, answers) in &r.hostile.answers {
         let total: usize = answers.values().sum();

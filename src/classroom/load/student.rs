@@ -70,7 +70,10 @@ impl Student<'_> {
                 self.latencies.add(start.elapsed());
                 self.shared.requests.fetch_add(1, Ordering::Relaxed);
                 if answer.status >= 500 {
-                    self.fault(format!("HTTP {} for {target}: {}", answer.status, answer.body));
+                    self.fault(format!(
+                        "HTTP {} for {target}: {}",
+                        answer.status, answer.body
+                    ));
                 }
                 Ok(answer)
             }
@@ -204,12 +207,22 @@ impl Student<'_> {
         let kind = "replayed move";
         let mut tally = lock(&self.shared.tally);
         if expected {
-            let what = if error.starts_with("not your turn") { "200 not your turn" } else { "200 already occupied" };
+            let what = if error.starts_with("not your turn") {
+                "200 not your turn"
+            } else {
+                "200 already occupied"
+            };
             tally.add(kind, what);
         } else if self.shared.server.epoch() == epoch {
-            tally.add(kind, &format!("UNEXPECTED {} {}", answer.status, answer.body));
+            tally.add(
+                kind,
+                &format!("UNEXPECTED {} {}", answer.status, answer.body),
+            );
             drop(tally);
-            self.fault(format!("a replayed move got {} {}", answer.status, answer.body));
+            self.fault(format!(
+                "a replayed move got {} {}",
+                answer.status, answer.body
+            ));
         }
     }
 }

@@ -105,8 +105,14 @@ impl Supervisor {
             .map_err(|e| format!("cannot run {}: {e}", self.binary.display()))?;
         // The log is read to the end, so the server never blocks on a full pipe.
         for pipe in [
-            child.stdout.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
-            child.stderr.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
         ]
         .into_iter()
         .flatten()
@@ -127,7 +133,11 @@ impl Supervisor {
             if let Ok(Some(status)) = child.try_wait() {
                 return Err(format!("the server exited at start ({status})"));
             }
-            let answer = exchange(self.addr, &get_request("/public_key"), Duration::from_secs(2));
+            let answer = exchange(
+                self.addr,
+                &get_request("/public_key"),
+                Duration::from_secs(2),
+            );
             if answer.is_ok_and(|a| a.status == 200) {
                 self.child = Some(child);
                 return Ok(());
