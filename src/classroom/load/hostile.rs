@@ -52,7 +52,7 @@ fn judge(
 /// A game between the two hostile accounts, kept going (a move every so often, so the clock
 /// never runs out) for the wrong-turn requests.
 pub struct HostileGame {
-    id: String,
+    pub id: String,
     players: [Account; 2],
     rng: SmallRng,
 }

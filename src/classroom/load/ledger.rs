@@ -19,6 +19,8 @@ pub struct Ledger {
     /// Moves whose request died with the server: found on the board afterwards, or not.
     pub in_flight_kept: usize,
     pub in_flight_lost: usize,
+    /// The hostile accounts' game, which never ends: not one of the class's games.
+    pub hostile_game: Option<String>,
 }
 
 impl Ledger {
@@ -34,10 +36,12 @@ impl Ledger {
         self.games.entry(id.to_string()).or_default().finish = Some((winner, board));
     }
 
-    /// Games that have a move and no end yet: the ones a kill catches in progress.
+    /// The students' games that have a move and no end yet: the ones a kill catches in
+    /// progress.
     pub fn in_progress(&self) -> Vec<String> {
         self.games
             .iter()
+            .filter(|(id, _)| self.hostile_game.as_ref() != Some(*id))
             .filter(|(_, g)| g.finish.is_none() && !g.moves.is_empty())
             .map(|(id, _)| id.clone())
             .collect()

@@ -90,7 +90,7 @@ pub struct Shared {
     pub hard_stop_ms: AtomicU64,
     pub started: Instant,
     pub settings: LoadSettings,
-    /// Requests the students sent and got an answer to, and the 5xx among them.
+    /// Requests the students sent and got an answer to.
     pub requests: AtomicU64,
 }
 
@@ -199,6 +199,7 @@ pub fn run(settings: LoadSettings) -> Result<LoadReport, String> {
         requests: AtomicU64::new(0),
     });
     let hostile_game = hostile::HostileGame::open(&shared, &class.hostile)?;
+    lock(&shared.ledger).hostile_game = Some(hostile_game.id.clone());
 
     let students: Vec<_> = class.students[..2 * settings.games]
         .iter()
