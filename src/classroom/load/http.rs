@@ -42,7 +42,7 @@ pub fn read_answer(stream: &mut TcpStream, pending: &mut Vec<u8>) -> io::Result<
     let bytes = pending;
     let mut chunk = [0u8; 8192];
     let (head_len, body_start) = loop {
-        if let Some(end) = head_end(&bytes) {
+        if let Some(end) = head_end(bytes) {
             break end;
         }
         if bytes.len() > 64 * 1024 {

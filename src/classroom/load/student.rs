@@ -194,7 +194,7 @@ impl Student<'_> {
     }
 
     /// The last move's request again, the same bytes: refused whatever happened since
-    /// (either it is not our turn, or the point is taken).
+    /// (it is not our turn, or the point is taken, or the opponent has won meanwhile).
     fn replay(&mut self, target: &str) {
         let epoch = self.epoch;
         let Ok(answer) = self.conn.get(target) else {
@@ -202,16 +202,20 @@ impl Student<'_> {
             return;
         };
         let error = answer.refusal().unwrap_or_default();
+        let what = if error.starts_with("not your turn") {
+            "200 not your turn"
+        } else if error.contains("is already occupied") {
+            "200 already occupied"
+        } else {
+            "200 the game is over"
+        };
         let expected = answer.status == 200
-            && (error.starts_with("not your turn") || error.contains("is already occupied"));
+            && (error.starts_with("not your turn")
+                || error.contains("is already occupied")
+                || error.starts_with("the game is over"));
         let kind = "replayed move";
         let mut tally = lock(&self.shared.tally);
         if expected {
-            let what = if error.starts_with("not your turn") {
-                "200 not your turn"
-            } else {
-                "200 already occupied"
-            };
             tally.add(kind, what);
         } else if self.shared.server.epoch() == epoch {
             tally.add(
