@@ -1,7 +1,7 @@
 # stonebrain: build, test and measure. `make ci` is what CI runs.
 CARGO ?= cargo
 
-.PHONY: all build test ci fmt-check clippy toolchain bench vectors clean fuzz soak soak-memory \
+.PHONY: all build test ci fmt-check clippy toolchain bench vectors clean fuzz soak soak-memory load \
 	release install check-install check-release botzone check-botzone windows check-windows \
 	musl-target windows-toolchain wine bench-startup
 
@@ -81,6 +81,21 @@ soak-memory:
 	$(CARGO) build --release --bin stonebrain --bin stonebrain-soak
 	./target/release/stonebrain-soak memory --concurrency $(SOAK_MEMORY_CONCURRENCY) \
 		--botzone-language $(SOAK_MEMORY_LANGUAGE)
+
+# The class server under load: LOAD_ACCOUNTS students (two a game, LOAD_GAMES at once) play
+# through the real HTTP API with RSA logins for LOAD_SECONDS, hostile requests of every kind go
+# beside them, and the server is killed with SIGKILL LOAD_KILLS times under load and started
+# again on its folder. It prints requests/s, latencies, games, the hostile requests' answers and
+# each kill's downtime, then audits every finished game and rating after a last kill and
+# restart: exit 0 pass, 1 fail, 2 could not run. `make test` runs an 8-second slice.
+LOAD_SECONDS ?= 600
+LOAD_ACCOUNTS ?= 60
+LOAD_GAMES ?= 30
+LOAD_KILLS ?= 1
+load:
+	$(CARGO) build --release --bin stonebrain --bin stonebrain-load
+	./target/release/stonebrain-load --seconds $(LOAD_SECONDS) --accounts $(LOAD_ACCOUNTS) \
+		--games $(LOAD_GAMES) --kills $(LOAD_KILLS)
 
 # Records test_vectors/botzone again, when the engine's play has changed on purpose.
 vectors:

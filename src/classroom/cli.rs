@@ -2,6 +2,7 @@
 
 use super::client::{play_one_game, ClientSettings};
 use super::http_server::{serve, ServerSettings};
+use super::http_wire::Limits;
 use super::rsa::{PublicKey, MIN_KEY_BITS};
 use super::server::BotSettings;
 use crate::engine::gomoku_level::Level;
@@ -144,6 +145,15 @@ pub struct ClassroomServerArgs {
     /// The built-in engine's seconds per move (at most the move limit less five seconds).
     #[arg(long, default_value = "5", value_parser = parse_seconds)]
     pub bot_time: Duration,
+    /// Seconds a client has from a request's first byte to its last (then 408).
+    #[arg(long, default_value = "10", value_parser = parse_seconds)]
+    pub request_time: Duration,
+    /// Seconds a kept-alive connection may stay silent before the server closes it.
+    #[arg(long, default_value = "60", value_parser = parse_seconds)]
+    pub idle_time: Duration,
+    /// Connections open at once; beyond them a client gets 503 at once.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_connections: u64,
 }
 
 /// Runs `stonebrain classroom-server` until it is stopped; an exit means it could not start.
@@ -161,6 +171,12 @@ pub fn classroom_server(args: &ClassroomServerArgs) -> ExitCode {
         data: args.data.clone(),
         key_bits: args.key_bits,
         bot,
+        limits: Limits {
+            request_time: args.request_time.max(Duration::from_millis(10)),
+            idle_time: args.idle_time.max(Duration::from_millis(10)),
+            max_connections: args.max_connections as usize,
+            ..Limits::default()
+        },
     };
     match serve(settings) {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,9 +1,11 @@
-//! `stonebrain classroom-server`: the class server over HTTP. The main thread accepts requests
-//! and keeps the clocks; each request is answered on a thread of its own; one more thread runs
-//! the built-in engine, whose searches take seconds and must not hold up the students' requests.
+//! `stonebrain classroom-server`: the class server over HTTP. The main thread accepts
+//! connections (`http_wire`), each served on a thread of its own; one thread keeps the clocks,
+//! and one more runs the built-in engine, whose searches take seconds and must not hold up the
+//! students' requests.
 
+use super::http_wire::{self, Limits, Request};
 use super::params::{parse_body, parse_query};
-use super::server::{failure, BotSettings, Classroom};
+use super::server::{decrypt_login, failure, BotSettings, Classroom};
 use super::store::Store;
 use super::think::choose_move;
 use super::users::Users;
@@ -11,7 +13,8 @@ use crate::engine::gomoku_level;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use serde_json::{json, Value};
-use std::io::{Read, Write};
+use std::io::Write;
+use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -22,10 +25,9 @@ pub struct ServerSettings {
     pub data: PathBuf,
     pub key_bits: u64,
     pub bot: Option<BotSettings>,
+    /// What a client may send and how long it may take (see `http_wire`).
+    pub limits: Limits,
 }
-
-/// Bodies larger than this are refused: the requests here are a few hundred bytes.
-const MAX_BODY: u64 = 64 * 1024;
 
 fn lock(class: &Mutex<Classroom>) -> MutexGuard<'_, Classroom> {
     // A panic while holding the lock would poison it; the state is still consistent (every
@@ -50,12 +52,11 @@ pub fn serve(settings: ServerSettings) -> Result<(), String> {
     let (key, new_key) = store.key_pair(settings.key_bits, &mut rng)?;
     store.write_public_key(&key.public)?;
     let class = Classroom::open(users, key, store, settings.bot.clone(), rng, Instant::now())?;
-    let server = tiny_http::Server::http(&settings.bind)
+    let listener = TcpListener::bind(&settings.bind)
         .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
-    let address = server
-        .server_addr()
-        .to_ip()
-        .map_or_else(|| settings.bind.clone(), |a| a.to_string());
+    let address = listener
+        .local_addr()
+        .map_or_else(|_| settings.bind.clone(), |a| a.to_string());
     log(&format!(
         "listening on http://{address} ({} users, {} games, {}-bit key {}, data in {})",
         class.user_count(),
@@ -69,59 +70,34 @@ pub fn serve(settings: ServerSettings) -> Result<(), String> {
         let class = Arc::clone(&class);
         std::thread::spawn(move || run_engine(class, bot));
     }
-    loop {
-        let request = match server.recv_timeout(Duration::from_millis(200)) {
-            Ok(r) => r,
-            Err(e) => {
-                log(&format!("ERROR: accepting a request: {e}"));
-                std::thread::sleep(Duration::from_millis(200));
-                None
-            }
-        };
-        if let Some(request) = request {
-            // Each request on its own thread: a client that sends its body slowly holds up
-            // nobody but itself (the state is locked only once the request is read).
-            let class = Arc::clone(&class);
-            std::thread::spawn(move || answer(&class, request));
-        }
-        let mut c = lock(&class);
+    // The clocks run out whether or not anyone asks: a game whose player vanished ends on time.
+    let clock = Arc::clone(&class);
+    std::thread::spawn(move || loop {
+        std::thread::sleep(Duration::from_millis(200));
+        let mut c = lock(&clock);
         c.tick(Instant::now());
         for event in c.take_events() {
             log(&event);
         }
-    }
+    });
+    let handler = move |request: &Request| answer(&class, request);
+    http_wire::serve(listener, settings.limits, Arc::new(handler), log);
+    Ok(())
 }
 
-/// Routes one request and sends the answer.
-fn answer(class: &Mutex<Classroom>, mut request: tiny_http::Request) {
-    let (status, body) = route(class, &mut request);
-    let header = tiny_http::Header::from_bytes(
-        &b"Content-Type"[..],
-        &b"application/json; charset=utf-8"[..],
-    );
-    let mut response = tiny_http::Response::from_string(body.to_string()).with_status_code(status);
-    if let Ok(h) = header {
-        response = response.with_header(h);
-    }
-    // A client that hung up is its own problem; the server goes on.
-    let _ = request.respond(response);
-}
-
-fn route(class: &Mutex<Classroom>, request: &mut tiny_http::Request) -> (u16, Value) {
-    let method = request.method().clone();
-    let url = request.url().to_string();
-    let content_type = request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Content-Type"))
-        .map(|h| h.value.as_str().to_string())
-        .unwrap_or_default();
+/// Answers one request read whole by `http_wire`.
+fn answer(class: &Mutex<Classroom>, request: &Request) -> (u16, Value) {
+    let content_type = request.header("Content-Type").unwrap_or_default();
+    let body = || {
+        String::from_utf8(request.body.clone())
+            .map_err(|_| "malformed parameters: the body is not UTF-8".to_string())
+    };
     let answer = respond(
         class,
-        &method,
-        &url,
-        &content_type,
-        || read_body(request),
+        &request.method,
+        &request.target,
+        content_type,
+        body,
         &Instant::now,
     );
     for event in lock(class).take_events() {
@@ -135,16 +111,15 @@ fn route(class: &Mutex<Classroom>, request: &mut tiny_http::Request) -> (u16, Va
 /// Kept apart from HTTP so that the fuzzer can send requests in-process.
 pub fn respond(
     class: &Mutex<Classroom>,
-    method: &tiny_http::Method,
+    method: &str,
     url: &str,
     content_type: &str,
     body: impl FnOnce() -> Result<String, String>,
     now: &dyn Fn() -> Instant,
 ) -> (u16, Value) {
-    use tiny_http::Method;
     let is_post = match method {
-        Method::Get | Method::Head => false,
-        Method::Post => true,
+        "GET" | "HEAD" => false,
+        "POST" => true,
         other => {
             return (
                 405,
@@ -167,21 +142,33 @@ pub fn respond(
         }
     }
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    // A login's RSA decryption is the one slow step of a request: it is done before the
+    // lock is taken, so that logins run side by side and nobody waits on another's.
+    let login = match segments.as_slice() {
+        ["join_game"] | ["play_game"] | ["play_game", _] => {
+            let key = lock(class).private_key();
+            Some(decrypt_login(&key, &params))
+        }
+        _ => None,
+    };
     let now = now();
     let mut c = lock(class);
-    let value = match segments.as_slice() {
-        [] => index(),
-        ["public_key"] => c.public_key(),
-        ["join_game"] => c.join(&params, now),
-        ["check_game", id] => c.check(id, now),
-        ["check_game"] | ["play_game"] => match params.get("game_id").cloned() {
-            Some(id) if segments[0] == "check_game" => c.check(&id, now),
-            Some(id) => c.play(&id, &params, now),
-            None => failure(format!("missing game id: use /{}/{{game_id}}", segments[0])),
+    let value = match (segments.as_slice(), login) {
+        ([], _) => index(),
+        (["public_key"], _) => c.public_key(),
+        (["join_game"], Some(login)) => c.join_as(login, &params, now),
+        (["check_game", id], _) => c.check(id, now),
+        (["check_game"], _) => match params.get("game_id") {
+            Some(id) => c.check(id, now),
+            None => failure("missing game id: use /check_game/{game_id}"),
         },
-        ["play_game", id] => c.play(id, &params, now),
-        ["elo"] | ["ratings"] => c.ratings(),
-        ["games"] => c.game_list(now),
+        (["play_game"], Some(login)) => match params.get("game_id").cloned() {
+            Some(id) => c.play_as_login(&id, login, &params, now),
+            None => failure("missing game id: use /play_game/{game_id}"),
+        },
+        (["play_game", id], Some(login)) => c.play_as_login(id, login, &params, now),
+        (["elo"] | ["ratings"], _) => c.ratings(),
+        (["games"], _) => c.game_list(now),
         _ => {
             return (
                 404,
@@ -192,22 +179,6 @@ pub fn respond(
         }
     };
     (200, value)
-}
-
-fn read_body(request: &mut tiny_http::Request) -> Result<String, String> {
-    if request.body_length().is_some_and(|n| n as u64 > MAX_BODY) {
-        return Err(format!("the request body is larger than {MAX_BODY} bytes"));
-    }
-    let mut bytes = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read the request body: {e}"))?;
-    if bytes.len() as u64 > MAX_BODY {
-        return Err(format!("the request body is larger than {MAX_BODY} bytes"));
-    }
-    String::from_utf8(bytes).map_err(|_| "malformed parameters: the body is not UTF-8".to_string())
 }
 
 fn index() -> Value {

@@ -3,7 +3,8 @@
 //! it over JSON-over-HTTP; the original server is gone, so both halves are here:
 //!
 //! - `rsa`, `elo`: the seed's arithmetic (login encryption, ratings);
-//! - `game`, `users`, `store`, `server`, `params`, `http_server`: `stonebrain classroom-server`;
+//! - `game`, `users`, `store`, `server`, `params`, `http_server`, `http_wire`: `stonebrain
+//!   classroom-server`;
 //! - `api`, `client`: `stonebrain classroom`, the student's bot;
 //! - `think`: the engine's move for both (the client and the server's built-in player);
 //! - `cli`: both commands' flags.
@@ -16,6 +17,8 @@ pub mod client;
 pub mod elo;
 pub mod game;
 pub mod http_server;
+pub mod http_wire;
+pub mod load;
 pub mod params;
 pub mod rsa;
 pub mod server;

@@ -6,14 +6,14 @@
 
 use super::elo;
 use super::game::{Player, ServerGame};
-use super::rsa::KeyPair;
+use super::rsa::{KeyPair, PrivateKey};
 use super::store::Store;
 use super::users::{valid_user_name, Users};
 use crate::engine::gomoku_level::Level;
 use rand::rngs::SmallRng;
 use rand::Rng;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Request parameters, from the query string, a form or a JSON body.
@@ -36,6 +36,9 @@ pub struct Classroom {
     key: KeyPair,
     store: Store,
     games: BTreeMap<String, ServerGame>,
+    /// The games not over yet (waiting or playing): what the clock and the pairing walk on
+    /// every request, while finished games pile up by the thousand.
+    unfinished: BTreeSet<String>,
     ratings: elo::Table,
     next_sequence: u64,
     rng: SmallRng,
@@ -52,6 +55,22 @@ fn record_ratings(ratings: &mut elo::Table, g: &mut ServerGame) -> (f64, f64) {
     };
     let changes = ratings.record(&g.creator.user, &opponent.user, end.winner.as_deref());
     *end.rating_changes.get_or_insert(changes)
+}
+
+/// A login's user name and decrypted password (salt cut off), or why it cannot be one. The
+/// decryption is the slow part of a request, so it is made before the server's lock is taken.
+pub struct Login(Result<(String, Vec<u8>), String>);
+
+/// Reads `user` and decrypts `password` from a request's parameters.
+pub fn decrypt_login(key: &PrivateKey, params: &Params) -> Login {
+    Login((|| {
+        let user = required(params, "user")?;
+        let hex = required(params, "password")?;
+        let plain = key
+            .decrypt_password(hex)
+            .map_err(|e| format!("login failed: {e}"))?;
+        Ok((user.to_string(), plain))
+    })())
 }
 
 /// A refused request.
@@ -101,6 +120,7 @@ impl Classroom {
             key,
             store,
             games: BTreeMap::new(),
+            unfinished: BTreeSet::new(),
             ratings: elo::Table::default(),
             next_sequence: 1,
             rng,
@@ -113,6 +133,8 @@ impl Classroom {
             if let Some(seq) = g.ending.as_ref().map(|e| e.sequence) {
                 c.next_sequence = c.next_sequence.max(seq + 1);
                 record_ratings(&mut c.ratings, &mut g);
+            } else {
+                c.unfinished.insert(g.id.clone());
             }
             c.games.insert(g.id.clone(), g);
         }
@@ -137,6 +159,7 @@ impl Classroom {
 
     fn game_ended(&mut self, id: &str) {
         self.next_sequence += 1;
+        self.unfinished.remove(id);
         if let Some(g) = self.games.get_mut(id) {
             let (creator_change, opponent_change) = record_ratings(&mut self.ratings, g);
             self.events.push(format!(
@@ -149,19 +172,18 @@ impl Classroom {
         self.save(id);
     }
 
-    /// Checks `user` and the encrypted `password`; the user's login name on success.
-    fn login(&self, params: &Params) -> Result<String, String> {
-        let user = required(params, "user")?;
-        let hex = required(params, "password")?;
-        let plain = self
-            .key
-            .private
-            .decrypt_password(hex)
-            .map_err(|e| format!("login failed: {e}"))?;
-        if !self.users.check(user, &plain) {
+    /// A copy of the private key, for `decrypt_login` outside the lock.
+    pub fn private_key(&self) -> PrivateKey {
+        self.key.private.clone()
+    }
+
+    /// Checks a decrypted login against the class list; the user's login name on success.
+    fn check_login(&self, login: Login) -> Result<String, String> {
+        let (user, plain) = login.0?;
+        if !self.users.check(&user, &plain) {
             return Err("login failed: unknown user or wrong password".to_string());
         }
-        Ok(user.to_string())
+        Ok(user)
     }
 
     fn display_name(&self, user: &str, params: &Params) -> Result<String, String> {
@@ -199,7 +221,13 @@ impl Classroom {
     /// `join_game`: the user's unfinished game if there is one (a client that restarts picks
     /// its game up again), else a classmate's waiting game, else a new game that waits.
     pub fn join(&mut self, params: &Params, now: Instant) -> Value {
-        let user = match self.login(params) {
+        let login = decrypt_login(&self.key.private, params);
+        self.join_as(login, params, now)
+    }
+
+    /// `join_game` with the password already decrypted.
+    pub fn join_as(&mut self, login: Login, params: &Params, now: Instant) -> Value {
+        let user = match self.check_login(login) {
             Ok(u) => u,
             Err(e) => return failure(e),
         };
@@ -207,17 +235,12 @@ impl Classroom {
             Ok(n) => n,
             Err(e) => return failure(e),
         };
-        if let Some(g) = self
-            .games
-            .values()
-            .find(|g| g.is_player(&user) && !g.finished())
-        {
+        if let Some(g) = self.unfinished_games().find(|g| g.is_player(&user)) {
             return json!({"is_success": true, "game_id": g.id, "resumed": true});
         }
         let waiting = self
-            .games
-            .values()
-            .filter(|g| !g.ready() && !g.finished())
+            .unfinished_games()
+            .filter(|g| !g.ready())
             .min_by_key(|g| g.waiting_since)
             .map(|g| g.id.clone());
         let id = match waiting {
@@ -237,6 +260,7 @@ impl Classroom {
                     now,
                 );
                 self.games.insert(id.clone(), g);
+                self.unfinished.insert(id.clone());
                 self.events
                     .push(format!("game {id}: {user} waits for an opponent"));
                 id
@@ -257,8 +281,20 @@ impl Classroom {
 
     /// `play_game/{id}`: login, then the move in `coord`.
     pub fn play(&mut self, id: &str, params: &Params, now: Instant) -> Value {
+        let login = decrypt_login(&self.key.private, params);
+        self.play_as_login(id, login, params, now)
+    }
+
+    /// `play_game/{id}` with the password already decrypted.
+    pub fn play_as_login(
+        &mut self,
+        id: &str,
+        login: Login,
+        params: &Params,
+        now: Instant,
+    ) -> Value {
         self.tick(now);
-        let user = match self.login(params) {
+        let user = match self.check_login(login) {
             Ok(u) => u,
             Err(e) => return failure(e),
         };
@@ -296,8 +332,12 @@ impl Classroom {
     /// Time passing: clocks that ran out end their games, and lone players who waited long
     /// enough get the built-in engine as their opponent.
     pub fn tick(&mut self, now: Instant) {
-        let ids: Vec<String> = self.games.keys().cloned().collect();
-        for id in ids {
+        let late: Vec<String> = self
+            .unfinished_games()
+            .filter(|g| g.ready() && g.left_time(now).is_zero())
+            .map(|g| g.id.clone())
+            .collect();
+        for id in late {
             let sequence = self.next_sequence;
             let expired = self
                 .games
@@ -309,8 +349,7 @@ impl Classroom {
         }
         let Some(bot) = self.bot.clone() else { return };
         let lonely: Vec<String> = self
-            .games
-            .values()
+            .unfinished_games()
             .filter(|g| !g.ready() && now.saturating_duration_since(g.waiting_since) >= bot.after)
             .map(|g| g.id.clone())
             .collect();
@@ -321,6 +360,10 @@ impl Classroom {
             };
             self.pair(&id, engine, now);
         }
+    }
+
+    fn unfinished_games(&self) -> impl Iterator<Item = &ServerGame> {
+        self.unfinished.iter().filter_map(|id| self.games.get(id))
     }
 
     /// How many more games `user` has played as Black than as White.
@@ -366,8 +409,7 @@ impl Classroom {
     /// A game where the built-in engine is to move: its id, moves so far and time left.
     pub fn engine_turn(&self, now: Instant) -> Option<(String, Vec<u16>, Duration)> {
         let bot = self.bot.as_ref()?;
-        self.games
-            .values()
+        self.unfinished_games()
             .find(|g| g.current_player().is_some_and(|p| p.user == bot.user))
             .map(|g| (g.id.clone(), g.moves.clone(), g.left_time(now)))
     }

@@ -6,63 +6,14 @@
 mod common;
 
 use common::bin;
+use common::class_server::{start_server, temp_dir};
 use num_bigint::BigUint;
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use stonebrain::classroom::rsa::{self, PublicKey};
 use stonebrain::game::gomoku::parse_seed_moves;
-
-/// A process killed when the test ends, however it ends.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("stonebrain-classroom-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("users.txt"),
-        "# test class\nalice pw-alice Alice\nbob pw-bob\n",
-    )
-    .unwrap();
-    dir
-}
-
-/// Starts a server on `bind` and returns it with its address, read from its first line.
-fn start_server(dir: &Path, bind: &str, extra: &[&str]) -> (Running, String) {
-    let mut child = Command::new(bin())
-        .args(["classroom-server", "--bind", bind, "--users"])
-        .arg(dir.join("users.txt"))
-        .arg("--data")
-        .arg(dir.join("data"))
-        .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start the server");
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    out.read_line(&mut first).unwrap();
-    let url = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in {first:?}"))
-        .to_string();
-    // Keep reading the log, so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in out.lines() {});
-    (Running(child), url)
-}
 
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()

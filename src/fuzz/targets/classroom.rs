@@ -28,7 +28,6 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use serde_json::Value;
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -198,10 +197,9 @@ impl Harness for ClassroomHarness {
                 _ => ("", rest),
             };
             let body = self.expand(body, &game);
-            let method = tiny_http::Method::from_str(method).unwrap_or(tiny_http::Method::Get);
             let before = snapshot(&class, now);
             let (status, answer) =
-                respond(&class, &method, &url, content_type, || Ok(body), &|| now);
+                respond(&class, method, &url, content_type, || Ok(body), &|| now);
             check(status, &answer).map_err(|e| format!("request {} ({line:?}): {e}", i + 1))?;
             if answer["is_success"] == Value::Bool(false) && snapshot(&class, now) != before {
                 return Err(format!(

@@ -2,6 +2,8 @@
 //! whole history, or one kept-running process fed one request a turn.
 #![allow(dead_code)]
 
+pub mod class_server;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
