@@ -281,7 +281,7 @@ impl<G: Playout> Mcts<G> {
         let mut path: Vec<(usize, Color)> = Vec::with_capacity(128);
         // Drop what earlier moves left unreachable, inside this search's time.
         if self.root != 0 && self.nodes.len() as f64 > COMPACT_AT * self.params.max_nodes as f64 {
-            self.nodes = extract_subtree(&self.nodes, self.root);
+            compact(&mut self.nodes, self.root);
             self.root = 0;
         }
         if !self.nodes[self.root].expanded {
@@ -399,22 +399,73 @@ impl<G: Playout> Mcts<G> {
     }
 }
 
-/// Copies the subtree rooted at `root` into a fresh arena, with `root` at index 0.
-fn extract_subtree<M: Copy>(nodes: &[Node<M>], root: usize) -> Vec<Node<M>> {
-    let mut out = vec![nodes[root].clone()];
-    let mut queue = std::collections::VecDeque::from([(root, 0usize)]);
-    while let Some((old, new)) = queue.pop_front() {
-        let node = &nodes[old];
-        let first = out.len();
-        // Set even without children: an empty range must still start inside the arena.
-        out[new].first_child = first as u32;
-        for i in 0..node.num_children as usize {
-            let child = node.first_child as usize + i;
-            out.push(nodes[child].clone());
-            queue.push_back((child, first + i));
+/// Keeps only the subtree rooted at `root`, moved to the front of the same arena (`root` at
+/// index 0), in the order the nodes were made. Done in place because the arena is the bot's
+/// whole memory: a copy into a new arena held both at once, which took a NoGo process at
+/// Botzone's Python limits to 203 MB of its 256 MB. A descendant is always made after its
+/// ancestors and a node's children are made together, so the kept nodes keep their relative
+/// order, every child block stays contiguous, and each kept node moves only towards the front.
+fn compact<M: Copy>(nodes: &mut Vec<Node<M>>, root: usize) {
+    let kept = KeptSet::of_subtree(nodes, root);
+    let mut write = 0;
+    for read in 0..nodes.len() {
+        if !kept.contains(read) {
+            continue;
         }
+        let mut node = nodes[read].clone();
+        // A leaf's empty range starts at 0, inside the arena whatever is dropped.
+        node.first_child = if node.num_children > 0 {
+            kept.rank(node.first_child as usize) as u32
+        } else {
+            0
+        };
+        // `write <= read`: the slot written was already read.
+        nodes[write] = node;
+        write += 1;
     }
-    out
+    nodes.truncate(write);
+}
+
+/// A set of arena indices (a bit each) that also tells how many members lie below an index.
+struct KeptSet {
+    bits: Vec<u64>,
+    /// Members in the words before each word.
+    before: Vec<u32>,
+}
+
+impl KeptSet {
+    /// The nodes of the subtree rooted at `root`.
+    fn of_subtree<M>(nodes: &[Node<M>], root: usize) -> KeptSet {
+        let mut bits = vec![0u64; nodes.len().div_ceil(64)];
+        let mut stack = vec![root];
+        bits[root / 64] |= 1 << (root % 64);
+        while let Some(n) = stack.pop() {
+            let first = nodes[n].first_child as usize;
+            for c in first..first + nodes[n].num_children as usize {
+                bits[c / 64] |= 1 << (c % 64);
+                if nodes[c].num_children > 0 {
+                    stack.push(c);
+                }
+            }
+        }
+        let mut before = Vec::with_capacity(bits.len());
+        let mut count = 0u32;
+        for word in &bits {
+            before.push(count);
+            count += word.count_ones();
+        }
+        KeptSet { bits, before }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.bits[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    /// How many members have a smaller index than `i`: `i`'s place once compacted.
+    fn rank(&self, i: usize) -> usize {
+        let below = self.bits[i / 64] & ((1u64 << (i % 64)) - 1);
+        self.before[i / 64] as usize + below.count_ones() as usize
+    }
 }
 
 #[cfg(test)]
@@ -448,6 +499,53 @@ mod tests {
         let again = mcts.search(Limits::iterations(100));
         assert!(again.best.is_some());
         assert!(mcts.root_visits() >= report.best_visits + 100);
+    }
+
+    /// The subtree below `n`, depth first: each node's move and statistics, child order kept.
+    fn subtree_shape<M: Copy + std::fmt::Debug>(nodes: &[Node<M>], n: usize) -> Vec<String> {
+        let node = &nodes[n];
+        let mut out = vec![format!(
+            "{:?} {} {} {} {} {} {}",
+            node.mv,
+            node.expanded,
+            node.num_children,
+            node.visits,
+            node.wins,
+            node.rave_visits,
+            node.rave_wins
+        )];
+        let first = node.first_child as usize;
+        for c in first..first + node.num_children as usize {
+            out.extend(subtree_shape(nodes, c));
+        }
+        out
+    }
+
+    /// Compacting leaves exactly the subtree below the new root, statistics and child order
+    /// included, and nothing else.
+    #[test]
+    fn compaction_keeps_exactly_the_subtree() {
+        let params = MctsParams {
+            max_nodes: 50_000,
+            ..MctsParams::default()
+        };
+        let mut mcts = Mcts::new(Nogo::new(NogoRules::default()), params, 11);
+        let mut compacted = 0;
+        for _ in 0..16 {
+            let report = mcts.search(Limits::iterations(600));
+            let Some(m) = report.best else { break };
+            if !mcts.advance(m) {
+                continue;
+            }
+            let expected = subtree_shape(&mcts.nodes, mcts.root);
+            let mut nodes = mcts.nodes.clone();
+            compact(&mut nodes, mcts.root);
+            assert!(nodes.len() < mcts.nodes.len(), "something was dropped");
+            assert_eq!(nodes.len(), expected.len(), "only the subtree is left");
+            assert_eq!(subtree_shape(&nodes, 0), expected);
+            compacted += 1;
+        }
+        assert!(compacted >= 8, "only {compacted} positions compacted");
     }
 
     fn advance_through_a_game(params: MctsParams) {
