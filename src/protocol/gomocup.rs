@@ -147,7 +147,7 @@ struct BoardInput {
 }
 
 /// The commands of the protocol, as the manager spells them.
-const COMMANDS: [&str; 13] = [
+pub(crate) const COMMANDS: [&str; 13] = [
     "START",
     "RECTSTART",
     "RESTART",

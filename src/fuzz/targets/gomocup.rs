@@ -15,7 +15,7 @@ use super::super::header::Header;
 use super::super::{corpus, Harness, Target, Workspace};
 use super::{gomoku_session, input_lines, level_of, output_text, quote, serve_bytes};
 use crate::game::gomoku::{Gomoku, GomokuRules, MAX_SIZE};
-use crate::protocol::gomocup::{make_board, Gomocup, GomocupConfig};
+use crate::protocol::gomocup::{self, make_board, Gomocup, GomocupConfig};
 use crate::protocol::LineReader;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -113,21 +113,6 @@ fn is_move(line: &str) -> bool {
 /// `SWAP2BOARD` until its `DONE`, which is answered once. A command inside a board cuts it
 /// short, unanswered, and is answered itself.
 fn answers_due(commands: &[String]) -> usize {
-    const COMMANDS: [&str; 13] = [
-        "START",
-        "RECTSTART",
-        "RESTART",
-        "BEGIN",
-        "TURN",
-        "BOARD",
-        "TAKEBACK",
-        "INFO",
-        "ABOUT",
-        "END",
-        "PLAY",
-        "SWAP2BOARD",
-        "DONE",
-    ];
     let mut due = 0;
     let mut in_board = false;
     for line in commands {
@@ -142,7 +127,7 @@ fn answers_due(commands: &[String]) -> usize {
                 in_board = false;
                 continue;
             }
-            if word == "INFO" || !COMMANDS.contains(&word.as_str()) {
+            if word == "INFO" || !gomocup::COMMANDS.contains(&word.as_str()) {
                 continue;
             }
             in_board = false;
