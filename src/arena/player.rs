@@ -309,11 +309,18 @@ impl ArenaGame for Connect6 {
                         "deepen" => config.deepen_ratio = v,
                         "depth" => config.max_depth = v as u8,
                         "variety" => config.variety = v as i32,
+                        "w2" => config.weights.window[2] = v as i32,
+                        "w3" => config.weights.window[3] = v as i32,
+                        "w4" => config.weights.window[4] = v as i32,
+                        "w5" => config.weights.window[5] = v as i32,
+                        "tempo" => config.weights.tempo = v as f32,
+                        "own" => config.weights.own = v as i32,
+                        "theirs" => config.weights.theirs = v as i32,
                         _ => {
                             return Err(format!(
                                 "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
                                  vcdt, safety, singles, single_depth, share, ab_share, deepen, depth, \
-                                 variety)"
+                                 variety, w2, w3, w4, w5, tempo, own, theirs)"
                             ))
                         }
                     }

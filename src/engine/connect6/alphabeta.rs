@@ -32,7 +32,7 @@ impl Default for Width {
         Width {
             wide: 9,
             wide2: 7,
-            pairs: 14,
+            pairs: 28,
             leaf_threats: false,
         }
     }

@@ -10,22 +10,58 @@
 use crate::game::connect6::{Connect6, Stone, RUN};
 use crate::game::{Color, Game};
 
-/// Worth of a live window holding k stones of one colour (k = 0..=5). Six is a win and never
-/// evaluated. Each step is roughly a factor of 3-4: a window with 3 stones is one turn from a
-/// threat, and two such windows are a double threat in the making.
-const WINDOW_VALUE: [i32; RUN] = [0, 1, 6, 24, 90, 180];
+/// The evaluation's numbers, kept with the board so that versions can be measured side by side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// Worth of a live window holding k stones of one colour (k = 0..=5). Six is a win and never
+    /// evaluated. Each step is roughly a factor of 3-4: a window with 3 stones is one turn from a
+    /// threat, and two such windows are a double threat in the making.
+    pub window: [i32; RUN],
+    /// The side to move's windows count this much more: it places two stones before the
+    /// opponent answers.
+    pub tempo: f32,
+    /// Move ordering: a cell's worth is its own gain times `own` plus the opponent's gain there
+    /// (what the stone takes away) times `theirs`.
+    pub own: i32,
+    pub theirs: i32,
+}
 
-/// The gain of one more stone in a live window with k stones.
-const fn gain(k: usize) -> i32 {
-    if k + 1 < RUN {
-        WINDOW_VALUE[k + 1] - WINDOW_VALUE[k]
-    } else {
-        // Completing a window wins; the searches find wins before they look at values.
-        1000
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            window: [0, 1, 6, 24, 90, 180],
+            tempo: 1.6,
+            own: 4,
+            theirs: 3,
+        }
     }
 }
 
-const GAIN: [i32; RUN] = [gain(0), gain(1), gain(2), gain(3), gain(4), gain(5)];
+impl Weights {
+    /// The gain of one more stone in a live window with k stones.
+    fn gain(&self, k: usize) -> i32 {
+        if k + 1 < RUN {
+            self.window[k + 1] - self.window[k]
+        } else {
+            // Completing a window wins; the searches find wins before they look at values.
+            1000
+        }
+    }
+
+    /// The contribution of a window with `n` (Black, White) stones: its value to each colour
+    /// and the gain it gives each of its cells, per colour.
+    fn window_terms(&self, n: [u8; 2]) -> ([i32; 2], [i32; 2]) {
+        let mut value = [0; 2];
+        let mut cell = [0; 2];
+        for c in 0..2 {
+            if n[1 - c] == 0 && (n[c] as usize) < RUN {
+                value[c] = self.window[n[c] as usize];
+                cell[c] = self.gain(n[c] as usize);
+            }
+        }
+        (value, cell)
+    }
+}
 
 /// Cells this close (in king moves) to a stone are candidates: further away a stone shares no
 /// window with anything on the board worth speaking of.
@@ -44,20 +80,7 @@ pub struct Board {
     around: std::sync::Arc<Vec<Vec<Stone>>>,
     /// Stones on the board.
     stones: usize,
-}
-
-/// The contribution of a window with `n` (Black, White) stones: its value to each colour and the
-/// gain it gives each of its cells, per colour.
-fn window_terms(n: [u8; 2]) -> ([i32; 2], [i32; 2]) {
-    let mut value = [0; 2];
-    let mut cell = [0; 2];
-    for c in 0..2 {
-        if n[1 - c] == 0 && (n[c] as usize) < RUN {
-            value[c] = WINDOW_VALUE[n[c] as usize];
-            cell[c] = GAIN[n[c] as usize];
-        }
-    }
-    (value, cell)
+    weights: Weights,
 }
 
 fn neighbourhoods(size: usize) -> Vec<Vec<Stone>> {
@@ -82,8 +105,14 @@ fn neighbourhoods(size: usize) -> Vec<Vec<Stone>> {
 }
 
 impl Board {
-    /// The search board of `pos`, computed from scratch from the rules' window counts.
+    /// The search board of `pos` with the default weights.
+    #[cfg(test)]
     pub fn new(pos: &Connect6) -> Board {
+        Board::with_weights(pos, Weights::default())
+    }
+
+    /// The search board of `pos`, computed from scratch from the rules' window counts.
+    pub fn with_weights(pos: &Connect6, weights: Weights) -> Board {
         let n = pos.points();
         let around = neighbourhoods(pos.size());
         let mut cell = vec![[0; 2]; n];
@@ -94,7 +123,7 @@ impl Board {
                 pos.window_stones(w, Color::Black),
                 pos.window_stones(w, Color::White),
             ];
-            let (v, g) = window_terms(counts);
+            let (v, g) = weights.window_terms(counts);
             total[0] += v[0];
             total[1] += v[1];
             for &p in t.window(w) {
@@ -119,6 +148,7 @@ impl Board {
             near,
             around: std::sync::Arc::new(around),
             stones,
+            weights,
         }
     }
 
@@ -155,8 +185,8 @@ impl Board {
             let mut after = before;
             after[ci] += 1;
             // `before` is the window without the stone, `after` with it.
-            let (v0, g0) = window_terms(before);
-            let (v1, g1) = window_terms(after);
+            let (v0, g0) = self.weights.window_terms(before);
+            let (v1, g1) = self.weights.window_terms(after);
             let sign = if add { 1 } else { -1 };
             let dv = [(v1[0] - v0[0]) * sign, (v1[1] - v0[1]) * sign];
             let dg = [(g1[0] - g0[0]) * sign, (g1[1] - g0[1]) * sign];
@@ -188,11 +218,11 @@ impl Board {
     pub fn evaluate(&self, color: Color) -> i32 {
         let me = self.total[color.index()];
         let them = self.total[color.opponent().index()];
-        let tempo = if self.side() == color { 1.3 } else { 1.0 };
+        let tempo = self.weights.tempo;
         let (me, them) = if self.side() == color {
             ((me as f32 * tempo) as i32, them)
         } else {
-            (me, (them as f32 * 1.3) as i32)
+            (me, (them as f32 * tempo) as i32)
         };
         me - them
     }
@@ -206,7 +236,7 @@ impl Board {
         } else {
             (w, b)
         };
-        own * 4 + theirs * 3
+        own * self.weights.own + theirs * self.weights.theirs
     }
 
     /// Empty cells near a stone (the centre on an empty board), best first by `priority` for
@@ -264,34 +294,69 @@ mod tests {
     use super::*;
     use crate::game::connect6::Connect6Rules;
 
-    /// The incremental values equal a fresh computation after any sequence of stones and undos.
+    /// The incremental values equal a fresh computation after any sequence of stones and undos,
+    /// with the default weights and with others.
     #[test]
     fn incremental_values_match_a_fresh_board() {
-        let mut b = Board::new(&Connect6::new(Connect6Rules::with_size(11).unwrap()));
-        let mut played = Vec::new();
-        let mut seed = 12345u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
+        let other = Weights {
+            window: [0, 2, 5, 30, 70, 300],
+            tempo: 1.1,
+            own: 2,
+            theirs: 5,
         };
-        for step in 0..400 {
-            if b.is_over() || (!played.is_empty() && next() % 3 == 0) {
-                if let Some(p) = played.pop() {
-                    b.undo(p);
+        for weights in [Weights::default(), other] {
+            let pos = Connect6::new(Connect6Rules::with_size(11).unwrap());
+            let mut b = Board::with_weights(&pos, weights);
+            let mut played = Vec::new();
+            let mut seed = 12345u64;
+            let mut next = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            };
+            for step in 0..400 {
+                if b.is_over() || (!played.is_empty() && next() % 3 == 0) {
+                    if let Some(p) = played.pop() {
+                        b.undo(p);
+                    }
+                } else {
+                    let empty: Vec<Stone> = b.pos.legal_moves();
+                    let p = empty[(next() % empty.len() as u64) as usize];
+                    b.play(p);
+                    played.push(p);
                 }
-            } else {
-                let empty: Vec<Stone> = b.pos.legal_moves();
-                let p = empty[(next() % empty.len() as u64) as usize];
-                b.play(p);
-                played.push(p);
+                let fresh = Board::with_weights(&b.pos, weights);
+                assert_eq!(b.cell, fresh.cell, "{weights:?} step {step}");
+                assert_eq!(b.total, fresh.total, "{weights:?} step {step}");
+                assert_eq!(b.near, fresh.near, "{weights:?} step {step}");
             }
-            let fresh = Board::new(&b.pos);
-            assert_eq!(b.cell, fresh.cell, "step {step}");
-            assert_eq!(b.total, fresh.total, "step {step}");
-            assert_eq!(b.near, fresh.near, "step {step}");
         }
+    }
+
+    /// The weights are the board's own: a fuller window is worth what `window` says.
+    #[test]
+    fn the_weights_set_the_values() {
+        let mut pos = Connect6::new(Connect6Rules::SAU);
+        pos.play(pos.point(9, 9));
+        let plain = Board::with_weights(&pos, Weights::default());
+        let doubled = Board::with_weights(
+            &pos,
+            Weights {
+                window: Weights::default().window.map(|v| v * 2),
+                ..Weights::default()
+            },
+        );
+        assert!(plain.total[0] > 0);
+        assert_eq!(doubled.total[0], 2 * plain.total[0]);
+        assert_eq!(
+            doubled.cell,
+            plain
+                .cell
+                .iter()
+                .map(|c| [c[0] * 2, c[1] * 2])
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]

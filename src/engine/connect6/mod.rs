@@ -23,6 +23,7 @@ use crate::search::clock::Limits;
 use crate::search::score::win_rate;
 use alphabeta::{Searcher, Table, Turn, WIN, WIN_BOUND};
 use board::Board;
+pub use board::Weights;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -59,6 +60,8 @@ pub struct Connect6Config {
     /// the best, chosen by the seed (0 turns it off).
     pub variety: i32,
     pub variety_plies: usize,
+    /// The evaluation and move-ordering numbers.
+    pub weights: Weights,
 }
 
 impl Default for Connect6Config {
@@ -78,6 +81,7 @@ impl Default for Connect6Config {
             table_bits: 18,
             variety: 15,
             variety_plies: 12,
+            weights: Weights::default(),
         }
     }
 }
@@ -119,7 +123,7 @@ impl Connect6Engine {
 
     /// Chooses a whole turn for the side to move.
     fn choose(&mut self, pos: &Connect6, budget: &mut Budget) -> Choice {
-        let mut board = Board::new(pos);
+        let mut board = Board::with_weights(pos, self.config.weights);
         let me = board.side();
         let left = pos.stones_left_in_turn();
         if let Some(win) = pos.immediate_win(me, left) {
