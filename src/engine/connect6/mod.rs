@@ -150,7 +150,10 @@ impl Connect6Engine {
                 depth: 0,
             };
         }
-        if let Some(win) = self.vcdt(&mut board, budget) {
+        let t0 = Instant::now();
+        let vcdt = self.vcdt(&mut board, budget);
+        trace(|| format!("  vcdt {:?} nodes {}", t0.elapsed(), budget.nodes));
+        if let Some(win) = vcdt {
             return Choice {
                 turn: complete(&mut board, win),
                 value: Some(WIN),
@@ -165,9 +168,28 @@ impl Connect6Engine {
                 .saturating_duration_since(now)
                 .mul_f64(self.config.ab_share)
         }));
+        let t1 = Instant::now();
         let (choice, ranked) = self.alpha_beta(&mut board, moves, budget);
+        trace(|| {
+            format!(
+                "  alpha-beta {:?} depth {} nodes {}",
+                t1.elapsed(),
+                choice.depth,
+                budget.nodes
+            )
+        });
         budget.set_deadline(saved);
-        self.avoid_forced_loss(&mut board, choice, ranked, budget)
+        let t2 = Instant::now();
+        let safe = self.avoid_forced_loss(&mut board, choice, ranked, budget);
+        trace(|| {
+            format!(
+                "  safety {:?} nodes {} left {:?}",
+                t2.elapsed(),
+                budget.nodes,
+                saved.map(|t| t.saturating_duration_since(Instant::now()))
+            )
+        });
+        safe
     }
 
     /// Alpha-beta sees only as deep as it got; a double-threat attack of the opponent can be
@@ -361,6 +383,14 @@ impl Connect6Engine {
     }
 }
 
+/// With `STONEBRAIN_TRACE` set, writes a line about the search to standard error (the time each
+/// phase took, for tuning the clock).
+fn trace(line: impl FnOnce() -> String) {
+    if std::env::var_os("STONEBRAIN_TRACE").is_some() {
+        eprintln!("{}", line());
+    }
+}
+
 /// A turn's stones, topped up to a whole turn (a one-stone win still places the second stone
 /// if the rules ask for it: they do not, the game ends, so only trim to what is legal).
 fn complete(board: &mut Board, stones: Vec<Stone>) -> Turn {
@@ -409,16 +439,16 @@ impl Engine<Connect6> for Connect6Engine {
                 self.planned = Some((after.hash(), second));
             }
         }
-        if std::env::var_os("STONEBRAIN_TRACE").is_some() {
-            eprintln!(
+        trace(|| {
+            format!(
                 "ply {} depth {} value {:?} nodes {} {:?}",
                 pos.ply(),
                 choice.depth,
                 choice.value,
                 budget.nodes,
                 start.elapsed()
-            );
-        }
+            )
+        });
         Decision {
             mv: Some(first),
             win_rate: choice.value.map(|v| win_rate(v, 400.0)),
