@@ -201,6 +201,14 @@ fn arena_of<G: ArenaGame>(args: &ArenaArgs) -> Result<(), String> {
         ),
         None => None,
     };
+    if config.tc.per_game.is_none() {
+        if let Some(e) = engines.iter().find(|e| e.plans_a_game_clock()) {
+            return Err(format!(
+                "{}: a clock budget spreads the game clock; give one with --tc SECONDS",
+                e.name
+            ));
+        }
+    }
     let (a, b) = (&engines[0], &engines[1]);
     let bar = progress_bar(args.games as u64);
     // Each game is written as it ends, so an interrupted match keeps what it played.

@@ -111,6 +111,17 @@ impl EngineSpec {
         Ok(EngineSpec { name, kind })
     }
 
+    /// Whether this is a built-in player that spreads the game clock (`<family>:clock`).
+    pub fn plans_a_game_clock(&self) -> bool {
+        match &self.kind {
+            EngineKind::Builtin(spec) => spec
+                .split(',')
+                .next()
+                .is_some_and(|head| head.ends_with(":clock")),
+            EngineKind::External { .. } => false,
+        }
+    }
+
     /// Reads a JSON engines file: `[{"name":..,"cmd":..,"proto":..}, {"name":..,"builtin":..}]`.
     pub fn parse_file(text: &str) -> Result<Vec<EngineSpec>, String> {
         let v: serde_json::Value =

@@ -23,7 +23,7 @@ use crate::game::connect6::{self, Connect6, Connect6Rules};
 use crate::game::gomoku::{self, Gomoku, GomokuRules};
 use crate::game::nogo::{self, Nogo, NogoRules};
 use crate::game::{Color, Game, Outcome};
-use crate::search::clock::Limits;
+use crate::search::clock::{GameClock, GamePlan, Limits};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -55,6 +55,8 @@ pub trait ArenaGame: Game {
     /// Suffixes of `<family>:<N><unit>` specs that cap the search's iterations (NoGo: playouts,
     /// Connect6: nodes). `ms` (time per turn) is always accepted.
     const ITERATION_UNITS: &'static [&'static str];
+    /// How the game's own engine spreads a whole-game clock (`<family>:clock`), if it has one.
+    const GAME_PLAN: Option<GamePlan> = None;
 
     /// The empty board under the given options, or why the options do not fit this game.
     fn start(options: &GameOptions) -> Result<Self, String>;
@@ -193,6 +195,7 @@ impl ArenaGame for Connect6 {
     const NAME: &'static str = "connect6";
     const BUILTIN_HELP: &'static str = "random, greedy, engine:<N>ms or engine:<N>n";
     const ITERATION_UNITS: &'static [&'static str] = &["n"];
+    const GAME_PLAN: Option<GamePlan> = Some(GamePlan::CONNECT6);
 
     fn start(options: &GameOptions) -> Result<Connect6, String> {
         if options.centre_ban {
@@ -355,6 +358,7 @@ impl ArenaGame for Gomoku {
     const BUILTIN_HELP: &'static str = "random, full:<N>ms or full:<N>n (engine: is the same), \
          classic:<N>ms, wintable:<N>ms (or engine:<N>ms,level=full|classic|wintable)";
     const ITERATION_UNITS: &'static [&'static str] = &["n"];
+    const GAME_PLAN: Option<GamePlan> = Some(GamePlan::GOMOKU);
 
     fn start(options: &GameOptions) -> Result<Gomoku, String> {
         if options.centre_ban {
@@ -535,14 +539,20 @@ pub trait Player<G: ArenaGame>: Send {
 }
 
 /// How a built-in engine spends its turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Budget {
     /// Think this long a turn (less if the clock is shorter).
     Time(Duration),
     /// Stop each search after this many iterations: playouts (NoGo) or nodes (Connect6),
     /// and earlier if the clock says so.
     Iterations(u64),
+    /// Spread the game clock (`--tc`) over the turns as the bot does on SAU and Gomocup, by
+    /// the game's plan.
+    Clock(GamePlan),
 }
+
+/// Kept back from each planned turn, as the SAU protocol does by default.
+const CLOCK_MARGIN: Duration = Duration::from_millis(150);
 
 /// A player inside this process: the random player, a baseline or the project's engine.
 pub struct Builtin<G: ArenaGame> {
@@ -640,7 +650,11 @@ impl<G: ArenaGame> Builtin<G> {
                         format!("{amount:?} in {spec:?} is not a whole number with a unit")
                     })
                 };
-                let budget = if let Some(ms) = amount.strip_suffix("ms") {
+                let budget = if amount == "clock" {
+                    Budget::Clock(G::GAME_PLAN.ok_or_else(|| {
+                        format!("{spec:?}: {} has no game-clock plan; use <N>ms", G::NAME)
+                    })?)
+                } else if let Some(ms) = amount.strip_suffix("ms") {
                     Budget::Time(Duration::from_millis(number(ms)?))
                 } else if let Some(unit) = G::ITERATION_UNITS.iter().find(|u| amount.ends_with(**u))
                 {
@@ -709,6 +723,22 @@ impl<G: ArenaGame> Player<G> for Builtin<G> {
             None => Limits::default(),
             Some(Budget::Time(d)) => Limits::until((start + d).min(hard)),
             Some(Budget::Iterations(n)) => Limits::until(hard).with_iterations(Some(n)),
+            Some(Budget::Clock(plan)) => match turn.clock.per_game {
+                // Our turns so far: the turns before this one alternate, ours every other.
+                Some(total) => Limits::until(
+                    GameClock {
+                        total,
+                        used: turn.used,
+                        margin: CLOCK_MARGIN,
+                        plan,
+                    }
+                    .turn_budget((turn.turns.len() / 2) as u32, start)
+                    .stop_at()
+                    .min(hard),
+                ),
+                // Without a game clock the per-turn limit is all there is.
+                None => Limits::until(hard),
+            },
         };
         let me = self.seen.side_to_move();
         let mut stones = Vec::new();
@@ -777,6 +807,17 @@ mod tests {
         assert!(err("engine:100ms,c=1").contains("unknown Connect6 engine option"));
         assert!(err("greedy,x=1").contains("the greedy player takes no settings"));
         assert!(err("minimax:1ms").contains("unknown built-in player"));
+        assert_eq!(ok("engine:clock"), Some(Budget::Clock(GamePlan::CONNECT6)));
+        assert_eq!(
+            Builtin::<Gomoku>::from_spec("a", "full:clock", 1)
+                .unwrap()
+                .budget(),
+            Some(Budget::Clock(GamePlan::GOMOKU))
+        );
+        let nogo = Builtin::<Nogo>::from_spec("a", "mcts:clock", 1)
+            .err()
+            .unwrap();
+        assert!(nogo.contains("no game-clock plan"), "{nogo}");
     }
 
     #[test]

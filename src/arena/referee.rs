@@ -290,6 +290,25 @@ mod tests {
         }
     }
 
+    /// A clock budget spreads the game clock over the turns: the game is played out with
+    /// time to spare on the engine's clock, and every turn gets some of it.
+    #[test]
+    fn a_clock_budget_plays_a_whole_game_within_the_clock() {
+        use crate::game::connect6::Connect6;
+        let tc = TimeControl {
+            per_move: None,
+            per_game: Some(Duration::from_secs(2)),
+        };
+        let start = Connect6::start(&GameOptions::default()).unwrap();
+        let mut engine = Builtin::<Connect6>::from_spec("engine", "engine:clock", 1).unwrap();
+        let mut random = Builtin::<Connect6>::from_spec("random", "random", 2).unwrap();
+        let rec = play_game(&mut engine, &mut random, &start, &[], tc);
+        assert_eq!(rec.winner, Some(Color::Black), "{:?}", rec.reason);
+        assert_eq!(rec.reason.code(), "rules");
+        let used = rec.time_used_ms[0];
+        assert!(used > 0 && used < 2000, "{used} ms used of 2000");
+    }
+
     #[test]
     fn game_clock_budgets() {
         let tc = TimeControl {

@@ -738,3 +738,21 @@ fn the_real_bot_plays_connectsix_on_botzone() {
         assert_eq!(rec.winner, Some(bot_color), "{}", rec.reason.describe());
     }
 }
+
+#[test]
+fn a_clock_budget_needs_a_game_clock() {
+    let (ok, stdout, stderr) = arena(&[
+        "--game",
+        "connect6",
+        "--games",
+        "2",
+        "--engine",
+        "name=planner",
+        "builtin=engine:clock",
+        "--engine",
+        "builtin=random",
+    ]);
+    assert!(!ok, "{stdout}");
+    assert!(stderr.contains("planner: a clock budget"), "{stderr}");
+    assert!(stderr.contains("--tc"), "{stderr}");
+}
