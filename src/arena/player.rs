@@ -310,6 +310,8 @@ impl ArenaGame for Connect6 {
                         "share" => config.vcdt_share = v,
                         "ab_share" => config.ab_share = v,
                         "deepen" => config.deepen_ratio = v,
+                        "stretch" => config.stretch = v != 0.0,
+                        "drop" => config.unsettled_drop = v as i32,
                         "depth" => config.max_depth = v as u8,
                         "variety" => config.variety = v as i32,
                         "w2" => config.weights.window[2] = v as i32,
@@ -322,8 +324,8 @@ impl ArenaGame for Connect6 {
                         _ => {
                             return Err(format!(
                                 "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
-                                 vcdt, safety, singles, single_depth, share, ab_share, deepen, depth, \
-                                 variety, w2, w3, w4, w5, tempo, own, theirs)"
+                                 vcdt, safety, singles, single_depth, share, ab_share, deepen, stretch, \
+                                 drop, depth, variety, w2, w3, w4, w5, tempo, own, theirs)"
                             ))
                         }
                     }
@@ -724,18 +726,18 @@ impl<G: ArenaGame> Player<G> for Builtin<G> {
             Some(Budget::Time(d)) => Limits::until((start + d).min(hard)),
             Some(Budget::Iterations(n)) => Limits::until(hard).with_iterations(Some(n)),
             Some(Budget::Clock(plan)) => match turn.clock.per_game {
-                // Our turns so far: the turns before this one alternate, ours every other.
-                Some(total) => Limits::until(
-                    GameClock {
+                Some(total) => {
+                    let planned = GameClock {
                         total,
                         used: turn.used,
                         margin: CLOCK_MARGIN,
                         plan,
                     }
-                    .turn_budget((turn.turns.len() / 2) as u32, start)
-                    .stop_at()
-                    .min(hard),
-                ),
+                    // Our turns so far: the turns before this one alternate, ours every other.
+                    .turn_budget((turn.turns.len() / 2) as u32, start);
+                    Limits::until(planned.stop_at().min(hard))
+                        .stretchable(planned.stretch_at().map(|t| t.min(hard)))
+                }
                 // Without a game clock the per-turn limit is all there is.
                 None => Limits::until(hard),
             },

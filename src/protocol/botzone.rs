@@ -369,6 +369,7 @@ impl BotzoneConfig {
             started,
             limit: self.limit(platform_limit, first_turn, answered == 0),
             margin: self.margin,
+            stretch: None,
         }
     }
 }

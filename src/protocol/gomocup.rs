@@ -350,6 +350,8 @@ impl Gomocup {
                 .times
                 .limit(self.config.turn_limit, ours, self.config.margin),
             margin: self.config.margin,
+            // The Gomoku engine does not stretch its turns.
+            stretch: None,
         }
     }
 

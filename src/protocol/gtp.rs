@@ -155,6 +155,7 @@ impl Gtp {
             started: arrived,
             limit,
             margin: self.config.margin,
+            stretch: None,
         }
     }
 

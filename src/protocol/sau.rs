@@ -145,6 +145,7 @@ impl Sau {
                 started: arrived,
                 limit: limit.min(game.clock.remaining() / 4),
                 margin: self.config.margin,
+                stretch: None,
             },
             None => game.clock.turn_budget(game.answered, arrived),
         }
@@ -665,6 +666,12 @@ mod tests {
             panic!("{e:?}")
         };
         assert!(first.limit > Duration::ZERO && first.limit < DEFAULT_GAME_TIME / 2);
+        // The game clock may lend an unsettled turn more, within a quarter of the clock.
+        let lent = first.stretch.expect("a game clock lends time");
+        assert!(
+            lent > first.limit && lent <= DEFAULT_GAME_TIME / 4,
+            "{lent:?}"
+        );
         answer(&mut p, &[at(9, 9)]);
         let game = p.game.as_ref().unwrap();
         assert_eq!(game.answered, 1);
@@ -677,6 +684,7 @@ mod tests {
         let e = fixed.parse(&line("new black")).unwrap();
         let Event::Go(b) = e[1] else { panic!("{e:?}") };
         assert_eq!(b.limit, Duration::from_millis(50));
+        assert_eq!(b.stretch, None, "a fixed limit is not stretched");
     }
 
     /// An engine that thinks until told to stop, then plays the first free point.

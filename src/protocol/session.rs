@@ -100,7 +100,9 @@ impl<G: Game> Session<G> {
 
     /// One decision: the next stone for the side to move.
     pub fn think(&mut self, budget: TurnBudget) -> Decision<G::Move> {
-        let limits = Limits::until(budget.stop_at()).with_iterations(self.max_iterations);
+        let limits = Limits::until(budget.stop_at())
+            .with_iterations(self.max_iterations)
+            .stretchable(budget.stretch_at());
         self.decide(limits)
     }
 
@@ -133,6 +135,7 @@ impl<G: Game> Session<G> {
         let side = self.pos.side_to_move();
         let limits = Limits::until(budget.stop_at())
             .with_iterations(self.max_iterations)
+            .stretchable(budget.stretch_at())
             .interruptible(interrupt);
         let started = Instant::now();
         let mut turn = Vec::new();

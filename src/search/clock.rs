@@ -18,6 +18,10 @@ pub struct Limits {
     /// read but not yet handled. Set by the input thread, so a search can be abandoned while
     /// the main loop is busy thinking.
     pub interrupt: Option<&'static AtomicUsize>,
+    /// Under a whole-game clock, the latest instant a search may carry on to, past `stop_at`,
+    /// on a turn it finds unsettled (the best turn changing, its value falling): time the plan
+    /// can lend. `None` where the limit is the platform's own (Botzone's turns).
+    pub stretch_to: Option<Instant>,
 }
 
 impl Limits {
@@ -51,6 +55,12 @@ impl Limits {
         self
     }
 
+    /// May carry on to `stretch_to` on an unsettled turn.
+    pub fn stretchable(mut self, stretch_to: Option<Instant>) -> Limits {
+        self.stretch_to = stretch_to;
+        self
+    }
+
     /// Whether an interrupting input line is waiting.
     pub fn interrupted(&self) -> bool {
         self.interrupt
@@ -73,6 +83,9 @@ pub struct TurnBudget {
     pub limit: Duration,
     /// Kept back from the limit for safety.
     pub margin: Duration,
+    /// What an unsettled turn may take instead of `limit` (a game clock's loan); `None` when
+    /// the limit is the platform's.
+    pub stretch: Option<Duration>,
 }
 
 impl TurnBudget {
@@ -85,6 +98,13 @@ impl TurnBudget {
             self.limit / 10
         };
         self.started + usable
+    }
+
+    /// The instant an unsettled turn must stop, if the turn may stretch: the same margin
+    /// comes off.
+    pub fn stretch_at(&self) -> Option<Instant> {
+        self.stretch
+            .map(|limit| TurnBudget { limit, ..*self }.stop_at())
     }
 }
 
@@ -157,6 +177,9 @@ impl GamePlan {
     }
 }
 
+/// How many allowances an unsettled turn may take on a game clock.
+pub const STRETCH: f64 = 2.5;
+
 /// A whole-game clock (the SAU platform's 3 minutes a side, Gomocup's `timeout_match`): how much
 /// of what is left to give the next turn, by a [`GamePlan`].
 #[derive(Clone, Copy, Debug)]
@@ -199,12 +222,15 @@ impl GameClock {
     }
 
     /// The budget of our `turn`-th turn, started at `started` (when the platform's command was
-    /// read).
+    /// read). An unsettled turn may take `STRETCH` times its allowance, still never more than a
+    /// quarter of what is left: the plan takes the loan back from the turns after it.
     pub fn turn_budget(&self, turn: u32, started: Instant) -> TurnBudget {
+        let limit = self.allowance(turn);
         TurnBudget {
             started,
-            limit: self.allowance(turn),
+            limit,
             margin: self.margin,
+            stretch: Some(limit.mul_f64(STRETCH).min(self.remaining() / 4).max(limit)),
         }
     }
 
@@ -225,8 +251,18 @@ mod tests {
             started: t0,
             limit: Duration::from_millis(1000),
             margin: Duration::from_millis(150),
+            stretch: None,
         };
         assert_eq!(b.stop_at() - t0, Duration::from_millis(850));
+        assert_eq!(b.stretch_at(), None);
+        let stretched = TurnBudget {
+            stretch: Some(Duration::from_millis(2000)),
+            ..b
+        };
+        assert_eq!(
+            stretched.stretch_at().map(|t| t - t0),
+            Some(Duration::from_millis(1850))
+        );
         let tight = TurnBudget {
             margin: Duration::from_secs(5),
             ..b
@@ -330,6 +366,36 @@ mod tests {
                 left -= *d;
             }
         }
+    }
+
+    /// Every turn stretched to the full, as a worst case: the game still never runs out, the
+    /// plan taking the loans back from the turns after them.
+    #[test]
+    fn stretched_turns_are_repaid_and_never_run_the_clock_out() {
+        let mut c = clock(GamePlan::CONNECT6);
+        let t0 = Instant::now();
+        let first = c.turn_budget(5, t0);
+        let stretch = first.stretch.expect("a game clock lends time");
+        assert!(
+            stretch > first.limit,
+            "{stretch:?} against {:?}",
+            first.limit
+        );
+        assert!(stretch <= first.limit.mul_f64(STRETCH) + Duration::from_nanos(1));
+        for turn in 0..300 {
+            let b = c.turn_budget(turn, t0);
+            let s = b.stretch.unwrap();
+            assert!(s >= b.limit && s <= c.remaining() / 4, "turn {turn}: {s:?}");
+            assert!(b.stretch_at().unwrap() >= b.stop_at());
+            c.spend(s);
+        }
+        assert!(c.used < c.total);
+        // A turn after a stretched one gets less than it would have.
+        let mut lent = clock(GamePlan::CONNECT6);
+        let mut plain = clock(GamePlan::CONNECT6);
+        lent.spend(lent.turn_budget(3, t0).stretch.unwrap());
+        plain.spend(plain.allowance(3));
+        assert!(lent.allowance(4) < plain.allowance(4));
     }
 
     #[test]

@@ -52,6 +52,11 @@ pub struct Connect6Config {
     /// times what the iterations so far took (0: deepen until the time is up; a partial
     /// iteration still counts when it finds a better turn).
     pub deepen_ratio: f64,
+    /// Whether an unsettled turn may borrow from a whole-game clock (`Limits::stretch_to`).
+    pub stretch: bool,
+    /// A fall of the root value this large between iterations of the same parity marks the
+    /// turn unsettled.
+    pub unsettled_drop: i32,
     /// Deepest alpha-beta iteration, in turns.
     pub max_depth: u8,
     /// Transposition table size, as a power of two of entries (24 bytes each).
@@ -77,6 +82,9 @@ impl Default for Connect6Config {
             vcdt_share: 0.3,
             ab_share: AB_SHARE,
             deepen_ratio: 1.0,
+            // Measured without a gain so far (see the README's strength notes): off.
+            stretch: false,
+            unsettled_drop: UNSETTLED_DROP,
             max_depth: 12,
             table_bits: 18,
             variety: 15,
@@ -88,6 +96,9 @@ impl Default for Connect6Config {
 
 /// The share of the time left after the VCDT search that alpha-beta may use.
 const AB_SHARE: f64 = 0.6;
+/// The fall of the root value that marks a turn unsettled: about a fifth of what a four-stone
+/// window is worth.
+const UNSETTLED_DROP: i32 = 20;
 /// Root turns checked against the opponent's VCDT.
 const SAFETY_CANDIDATES: usize = 16;
 
@@ -169,15 +180,39 @@ impl Connect6Engine {
                 .mul_f64(self.config.ab_share)
         }));
         let t1 = Instant::now();
-        let (choice, ranked) = self.alpha_beta(&mut board, moves, budget);
+        let (mut choice, mut ranked, unsettled) = self.alpha_beta(&mut board, moves, budget);
         trace(|| {
             format!(
-                "  alpha-beta {:?} depth {} nodes {}",
+                "  alpha-beta {:?} depth {} nodes {} unsettled {unsettled}",
                 t1.elapsed(),
                 choice.depth,
                 budget.nodes
             )
         });
+        // An unsettled turn (its best turn still changing, or its value falling) borrows from
+        // the game clock when the platform's clock is a whole-game one: the search starts
+        // again, the table keeping what it learnt, and the longer turn is shared as before.
+        let mut saved = saved;
+        let stretch_to = budget.limits().stretch_to.filter(|_| self.config.stretch);
+        if let Some(later) = stretch_to.filter(|&t| unsettled && saved.is_some_and(|s| t > s)) {
+            saved = Some(later);
+            let now = Instant::now();
+            budget.set_deadline(Some(
+                now + later
+                    .saturating_duration_since(now)
+                    .mul_f64(self.config.ab_share),
+            ));
+            let t3 = Instant::now();
+            (choice, ranked, _) = self.alpha_beta(&mut board, ranked, budget);
+            trace(|| {
+                format!(
+                    "  stretched {:?} depth {} nodes {}",
+                    t3.elapsed(),
+                    choice.depth,
+                    budget.nodes
+                )
+            });
+        }
         budget.set_deadline(saved);
         let t2 = Instant::now();
         let safe = self.avoid_forced_loss(&mut board, choice, ranked, budget);
@@ -289,13 +324,16 @@ impl Connect6Engine {
         reaches
     }
 
-    /// The chosen turn, and all root turns ranked by the last complete iteration.
+    /// The chosen turn, all root turns ranked by the last complete iteration, and whether the
+    /// search is unsettled: its last iterations changed the best turn, or lowered its value by
+    /// `UNSETTLED_DROP` or more against the iteration two before (same parity: the values of
+    /// odd and even depths differ by the turn's tempo).
     fn alpha_beta(
         &mut self,
         board: &mut Board,
         mut moves: Vec<Turn>,
         budget: &mut Budget,
-    ) -> (Choice, Vec<Turn>) {
+    ) -> (Choice, Vec<Turn>, bool) {
         let started = Instant::now();
         let mut best = Choice {
             turn: moves[0].clone(),
@@ -309,6 +347,9 @@ impl Connect6Engine {
             0
         };
         let mut last_scores: Vec<i32> = Vec::new();
+        // The best value of each complete iteration, and whether the best turn changed.
+        let mut values: Vec<i32> = Vec::new();
+        let mut changed = false;
         for depth in 1..=self.config.max_depth {
             let mut searcher = Searcher {
                 board,
@@ -334,6 +375,7 @@ impl Connect6Engine {
                 // searched and something beat it.
                 if let Some(&(v, i)) = scores.iter().max_by_key(|(v, i)| (*v, -(*i as i64))) {
                     if scores.len() > 1 && i != 0 && best.value.is_some_and(|b| v > b) {
+                        changed = true;
                         best = Choice {
                             turn: moves[i].clone(),
                             value: Some(v),
@@ -347,13 +389,16 @@ impl Connect6Engine {
             scores.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             moves = scores.iter().map(|&(_, i)| moves[i].clone()).collect();
             last_scores = scores.iter().map(|&(v, _)| v).collect();
+            changed = depth > 1 && moves[0] != best.turn;
+            values.push(scores[0].0);
             best = Choice {
                 turn: moves[0].clone(),
                 value: Some(scores[0].0),
                 depth,
             };
             if scores[0].0.abs() > WIN_BOUND {
-                break; // proved either way
+                // Proved either way: nothing to stretch for.
+                return (best, moves, false);
             }
             // Another iteration costs several times this one and will rarely end, but its
             // first turns are searched first, so a partial iteration that finds a better turn
@@ -367,6 +412,7 @@ impl Connect6Engine {
                 }
             }
         }
+        let unsettled = changed || falling(&values, self.config.unsettled_drop);
         if variety > 0 && best.value.is_some_and(|v| v.abs() < WIN_BOUND) && !last_scores.is_empty()
         {
             // Early in the game, any turn within `variety` of the best: games between the same
@@ -379,7 +425,17 @@ impl Connect6Engine {
             best.turn = moves[pick].clone();
             best.value = Some(last_scores[pick]);
         }
-        (best, moves)
+        (best, moves, unsettled)
+    }
+}
+
+/// Whether the best values of the complete iterations, in order, end with a fall of `drop` or
+/// more against the iteration two before (the same parity: odd and even depths differ by the
+/// turn's tempo).
+fn falling(values: &[i32], drop: i32) -> bool {
+    match values {
+        [.., before, _, last] => *last <= *before - drop,
+        _ => false,
     }
 }
 
@@ -488,6 +544,44 @@ mod tests {
             pos.try_play(m).expect("a legal move");
         }
         pos.outcome()
+    }
+
+    #[test]
+    fn a_value_falling_against_its_parity_unsettles_the_turn() {
+        assert!(!falling(&[], 20));
+        assert!(
+            !falling(&[50, -40], 20),
+            "two iterations have no same-parity pair"
+        );
+        // Odd and even depths alternate high and low: that alone is settled.
+        assert!(!falling(&[80, -40, 85, -35, 80], 20));
+        assert!(falling(&[80, -40, 60], 20));
+        assert!(falling(&[80, -40, 85, -60], 20));
+        assert!(!falling(&[80, -40, 85, -59], 20));
+    }
+
+    /// With stretching on, a turn given a loan ends by the loan's end; without a loan it ends
+    /// by its own limit (each with a second's slack for a loaded machine).
+    #[test]
+    fn a_stretched_turn_ends_by_the_loan() {
+        let mut engine = Connect6Engine::new(Connect6Config {
+            stretch: true,
+            ..Connect6Config::default()
+        });
+        let mut pos = Connect6::new(Connect6Rules::SAU);
+        for (x, y) in [(9, 9), (10, 10), (8, 10), (10, 8), (11, 9)] {
+            pos.play(pos.point(x, y));
+        }
+        let start = Instant::now();
+        let limits = Limits::until(start + Duration::from_millis(100))
+            .stretchable(Some(start + Duration::from_millis(400)));
+        let d = engine.think(&pos, limits);
+        assert!(pos.check_move(d.mv.unwrap()).is_ok());
+        assert!(
+            start.elapsed() < Duration::from_millis(1400),
+            "{:?}",
+            start.elapsed()
+        );
     }
 
     #[test]
