@@ -74,6 +74,15 @@ impl Limits {
     }
 }
 
+/// The instant `share` of the way from now to `stop`: the deadline of one phase of a search
+/// that shares its turn among phases.
+pub fn share_of_time_left(stop: Option<Instant>, share: f64) -> Option<Instant> {
+    stop.map(|t| {
+        let now = Instant::now();
+        now + t.saturating_duration_since(now).mul_f64(share)
+    })
+}
+
 /// A per-turn limit as platforms such as Botzone state it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TurnBudget {
@@ -268,6 +277,22 @@ mod tests {
             ..b
         };
         assert_eq!(tight.stop_at() - t0, Duration::from_millis(100));
+    }
+
+    #[test]
+    fn a_share_of_the_time_left_falls_between_now_and_the_stop() {
+        assert_eq!(share_of_time_left(None, 0.5), None);
+        let before = Instant::now();
+        let stop = before + Duration::from_secs(10);
+        let half = share_of_time_left(Some(stop), 0.5).unwrap();
+        assert!(
+            half > before + Duration::from_secs(4) && half < stop,
+            "{:?}",
+            half - before
+        );
+        // A stop already past leaves nothing.
+        let past = share_of_time_left(Some(before), 0.5).unwrap();
+        assert!(past >= before && past <= Instant::now());
     }
 
     #[test]

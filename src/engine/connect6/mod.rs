@@ -19,7 +19,7 @@ use super::{Decision, Engine};
 use crate::game::connect6::{Connect6, Stone};
 use crate::game::Game;
 use crate::search::budget::Budget;
-use crate::search::clock::Limits;
+use crate::search::clock::{share_of_time_left, Limits};
 use crate::search::score::win_rate;
 use alphabeta::{Searcher, Table, Turn, WIN, WIN_BOUND};
 use board::Board;
@@ -172,13 +172,8 @@ impl Connect6Engine {
             };
         }
         // Alpha-beta gets most of what is left; the rest goes to the safety check.
-        let saved = budget.limits().stop_at;
-        budget.set_deadline(saved.map(|t| {
-            let now = Instant::now();
-            now + t
-                .saturating_duration_since(now)
-                .mul_f64(self.config.ab_share)
-        }));
+        let mut saved = budget.limits().stop_at;
+        budget.set_deadline(share_of_time_left(saved, self.config.ab_share));
         let t1 = Instant::now();
         let (mut choice, mut ranked, unsettled) = self.alpha_beta(&mut board, moves, budget);
         trace(|| {
@@ -192,16 +187,10 @@ impl Connect6Engine {
         // An unsettled turn (its best turn still changing, or its value falling) borrows from
         // the game clock when the platform's clock is a whole-game one: the search starts
         // again, the table keeping what it learnt, and the longer turn is shared as before.
-        let mut saved = saved;
         let stretch_to = budget.limits().stretch_to.filter(|_| self.config.stretch);
         if let Some(later) = stretch_to.filter(|&t| unsettled && saved.is_some_and(|s| t > s)) {
             saved = Some(later);
-            let now = Instant::now();
-            budget.set_deadline(Some(
-                now + later
-                    .saturating_duration_since(now)
-                    .mul_f64(self.config.ab_share),
-            ));
+            budget.set_deadline(share_of_time_left(saved, self.config.ab_share));
             let t3 = Instant::now();
             (choice, ranked, _) = self.alpha_beta(&mut board, ranked, budget);
             trace(|| {
@@ -290,15 +279,8 @@ impl Connect6Engine {
 
     /// Iteratively deepened VCDT search within its share of the time.
     fn vcdt(&mut self, board: &mut Board, budget: &mut Budget) -> Option<Turn> {
-        let limits = budget.limits();
-        let share = limits.stop_at.map(|t| {
-            let now = Instant::now();
-            now + t
-                .saturating_duration_since(now)
-                .mul_f64(self.config.vcdt_share)
-        });
-        let saved = limits.stop_at;
-        budget.set_deadline(share.or(saved));
+        let saved = budget.limits().stop_at;
+        budget.set_deadline(share_of_time_left(saved, self.config.vcdt_share));
         self.threat_cache.clear();
         let mut found = None;
         for reach in self.threat_reaches(2, self.config.vcdt_depth) {

@@ -16,7 +16,7 @@ use super::{Decision, Engine};
 use crate::game::gomoku::{Gomoku, Point};
 use crate::game::Game;
 use crate::search::budget::Budget;
-use crate::search::clock::Limits;
+use crate::search::clock::{share_of_time_left, Limits};
 use crate::search::score::win_rate;
 use board::Board;
 use rand::rngs::SmallRng;
@@ -131,7 +131,7 @@ impl GomokuEngine {
             };
         }
         let saved = budget.limits().stop_at;
-        budget.set_deadline(share(saved, self.config.vct_share));
+        budget.set_deadline(share_of_time_left(saved, self.config.vct_share));
         let vct = vcf::find_vct(&mut board, self.config.vct_depth, 6, budget);
         budget.set_deadline(saved);
         if let Some(p) = vct {
@@ -140,7 +140,7 @@ impl GomokuEngine {
                 value: Some(WIN),
             };
         }
-        budget.set_deadline(share(saved, self.config.ab_share));
+        budget.set_deadline(share_of_time_left(saved, self.config.ab_share));
         let (choice, ranked) = self.alpha_beta(&mut board, budget);
         budget.set_deadline(saved);
         self.avoid_forced_loss(&mut board, choice, ranked, budget)
@@ -271,14 +271,6 @@ impl GomokuEngine {
             _ => choice,
         }
     }
-}
-
-/// The instant `share` of the way from now to `stop`.
-fn share(stop: Option<Instant>, share: f64) -> Option<Instant> {
-    stop.map(|t| {
-        let now = Instant::now();
-        now + t.saturating_duration_since(now).mul_f64(share)
-    })
 }
 
 impl Engine<Gomoku> for GomokuEngine {
