@@ -23,7 +23,7 @@ use crate::game::connect6::{self, Connect6, Connect6Rules};
 use crate::game::gomoku::{self, Gomoku, GomokuRules};
 use crate::game::nogo::{self, Nogo, NogoRules};
 use crate::game::{Color, Game, Outcome};
-use crate::search::clock::{GameClock, GamePlan, Limits};
+use crate::search::clock::{GameClock, GamePlan, Limits, DEFAULT_MARGIN};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -553,9 +553,6 @@ pub enum Budget {
     Clock(GamePlan),
 }
 
-/// Kept back from each planned turn, as the SAU protocol does by default.
-const CLOCK_MARGIN: Duration = Duration::from_millis(150);
-
 /// A player inside this process: the random player, a baseline or the project's engine.
 pub struct Builtin<G: ArenaGame> {
     name: String,
@@ -730,7 +727,8 @@ impl<G: ArenaGame> Player<G> for Builtin<G> {
                     let planned = GameClock {
                         total,
                         used: turn.used,
-                        margin: CLOCK_MARGIN,
+                        // Kept back as the bot does by default.
+                        margin: DEFAULT_MARGIN,
                         plan,
                     }
                     // Our turns so far: the turns before this one alternate, ours every other.

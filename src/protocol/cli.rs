@@ -15,6 +15,7 @@ use crate::game::connect6::{Connect6, Connect6Rules};
 use crate::game::gomoku::Gomoku;
 use crate::game::nogo::{Nogo, NogoRules};
 use crate::game::Game;
+use crate::search::clock::DEFAULT_MARGIN;
 use clap::{Args, ValueEnum};
 use std::ffi::OsString;
 use std::fs::File;
@@ -81,7 +82,7 @@ pub struct ServeArgs {
     #[arg(long)]
     pub keep_running: bool,
     /// Milliseconds kept back from every time limit.
-    #[arg(long, default_value_t = 150)]
+    #[arg(long, default_value_t = DEFAULT_MARGIN.as_millis() as u64)]
     pub margin_ms: u64,
     /// Per-turn limit in milliseconds, replacing the platform's (SAU: replacing the game clock).
     #[arg(long)]

@@ -21,7 +21,7 @@ use super::{Event, Line, Protocol};
 use crate::engine::Decision;
 use crate::game::gomoku::{Gomoku, GomokuRules, Point};
 use crate::game::{Color, Game, Outcome};
-use crate::search::clock::{GameClock, GamePlan, TurnBudget};
+use crate::search::clock::{GameClock, GamePlan, TurnBudget, DEFAULT_MARGIN};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -63,7 +63,7 @@ impl Default for GomocupConfig {
     fn default() -> GomocupConfig {
         GomocupConfig {
             name: "stonebrain".to_string(),
-            margin: Duration::from_millis(150),
+            margin: DEFAULT_MARGIN,
             turn_limit: None,
         }
     }

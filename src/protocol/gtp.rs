@@ -15,7 +15,7 @@ use super::{Event, Line, Protocol};
 use crate::engine::Decision;
 use crate::game::nogo::{self, Nogo, NogoRules, Point, SIZE};
 use crate::game::{Color, Game};
-use crate::search::clock::TurnBudget;
+use crate::search::clock::{TurnBudget, DEFAULT_MARGIN};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -59,7 +59,7 @@ impl Default for GtpConfig {
     fn default() -> GtpConfig {
         GtpConfig {
             name: "stonebrain".to_string(),
-            margin: Duration::from_millis(150),
+            margin: DEFAULT_MARGIN,
             turn_limit: None,
             rules: NogoRules::default(),
         }

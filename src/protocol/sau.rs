@@ -16,7 +16,7 @@ use super::{Event, Line, Protocol};
 use crate::engine::Decision;
 use crate::game::connect6::{Connect6, Connect6Rules, Stone};
 use crate::game::{Color, Game};
-use crate::search::clock::{GameClock, GamePlan, TurnBudget};
+use crate::search::clock::{GameClock, GamePlan, TurnBudget, DEFAULT_MARGIN};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -68,7 +68,7 @@ impl Default for SauConfig {
             name: DEFAULT_NAME.to_string(),
             size: Connect6Rules::SAU.size,
             game_time: DEFAULT_GAME_TIME,
-            margin: Duration::from_millis(150),
+            margin: DEFAULT_MARGIN,
             turn_limit: None,
         }
     }

@@ -74,6 +74,10 @@ impl Limits {
     }
 }
 
+/// Kept back from every time limit unless the user says otherwise (`--margin-ms`): process exit,
+/// pipe latency and a loaded judge machine fit in it.
+pub const DEFAULT_MARGIN: Duration = Duration::from_millis(150);
+
 /// The instant `share` of the way from now to `stop`: the deadline of one phase of a search
 /// that shares its turn among phases.
 pub fn share_of_time_left(stop: Option<Instant>, share: f64) -> Option<Instant> {

@@ -21,10 +21,11 @@ use crate::protocol::gomocup::{make_board, Gomocup, GomocupConfig};
 use crate::protocol::gtp::{Gtp, GtpConfig};
 use crate::protocol::sau::{end_connect6_turn, Sau, SauConfig};
 use crate::protocol::{Line, LineReader};
+use crate::search::clock::DEFAULT_MARGIN;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::Rng;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub const TARGET: Target = Target {
     name: "auto",
@@ -84,7 +85,7 @@ fn serve_detected(
 ) -> Result<(), String> {
     let botzone = BotzoneConfig {
         keep_running: false,
-        margin: Duration::from_millis(150),
+        margin: DEFAULT_MARGIN,
         process_start: Instant::now(),
         turn_limit: None,
         language: BotzoneLanguage::Cpp,

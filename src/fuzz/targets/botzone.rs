@@ -28,11 +28,12 @@ use crate::protocol::botzone::{
 };
 use crate::protocol::session::Session;
 use crate::protocol::{LineReader, Protocol};
+use crate::search::clock::DEFAULT_MARGIN;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub const JSON: Target = Target {
     name: "botzone-json",
@@ -96,7 +97,7 @@ fn game_of(header: &Header) -> BotzoneGame {
 fn config(header: &Header) -> BotzoneConfig {
     BotzoneConfig {
         keep_running: header.flag("keep"),
-        margin: Duration::from_millis(150),
+        margin: DEFAULT_MARGIN,
         process_start: Instant::now(),
         turn_limit: None,
         language: if header.get("lang") == Some("python") {
