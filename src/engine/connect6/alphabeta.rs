@@ -111,26 +111,25 @@ pub fn turn_moves(board: &mut Board, width: Width) -> Vec<Turn> {
         return cells.into_iter().map(|c| vec![c]).collect();
     }
     let mut scored: Vec<(i32, [Stone; 2])> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut consider =
-        |board: &mut Board, a: Stone, b: Stone, scored: &mut Vec<(i32, [Stone; 2])>| {
-            let key = (a.min(b), a.max(b));
-            if a == b || !seen.insert(key) {
-                return;
-            }
-            board.play(a);
-            board.play(b);
-            // After our pair the opponent is to move; its view, negated, is ours.
-            let value = -board.evaluate(them);
-            board.undo(b);
-            board.undo(a);
-            scored.push((value, [a, b]));
-        };
+    // A few dozen pairs at most: a list is quicker to search than a hash set is to fill.
+    let mut seen: Vec<(Stone, Stone)> = Vec::with_capacity(64);
+    // Pairs are valued by the static evaluation after both stones, from our side; the second
+    // stone is valued without being played (`value_after_last_stone`), which is most of the
+    // speed of a node.
+    let mut consider = |board: &Board, a: Stone, b: Stone, scored: &mut Vec<(i32, [Stone; 2])>| {
+        let key = (a.min(b), a.max(b));
+        if a != b && board.pos.color_at(b).is_none() && !seen.contains(&key) {
+            seen.push(key);
+            scored.push((board.value_after_last_stone(b), [a, b]));
+        }
+    };
     match threats {
         2 => {
             for set in board.pos.blocking_sets(them, 2) {
                 if let [a, b] = set[..] {
+                    board.play(a);
                     consider(board, a, b, &mut scored);
+                    board.undo(a);
                 }
             }
         }
@@ -139,13 +138,16 @@ pub fn turn_moves(board: &mut Board, width: Width) -> Vec<Turn> {
                 match set[..] {
                     [a] => {
                         board.play(a);
-                        let seconds = board.top_cells(me, width.wide2 + 2);
-                        board.undo(a);
-                        for b in seconds {
+                        for b in board.top_cells(me, width.wide2 + 2) {
                             consider(board, a, b, &mut scored);
                         }
+                        board.undo(a);
                     }
-                    [a, b] => consider(board, a, b, &mut scored),
+                    [a, b] => {
+                        board.play(a);
+                        consider(board, a, b, &mut scored);
+                        board.undo(a);
+                    }
                     _ => {}
                 }
             }
@@ -153,16 +155,12 @@ pub fn turn_moves(board: &mut Board, width: Width) -> Vec<Turn> {
         _ => {
             for a in board.top_cells(me, width.wide) {
                 board.play(a);
-                let won = board.pos.winner().is_some();
-                let seconds = if won {
-                    Vec::new()
-                } else {
-                    board.top_cells(me, width.wide2)
-                };
-                board.undo(a);
-                for b in seconds {
-                    consider(board, a, b, &mut scored);
+                if board.pos.winner().is_none() {
+                    for b in board.top_cells(me, width.wide2) {
+                        consider(board, a, b, &mut scored);
+                    }
                 }
+                board.undo(a);
             }
         }
     }
@@ -221,36 +219,62 @@ impl Searcher<'_> {
                     return e.value;
                 }
             }
-            if e.has_best {
+            if e.has_best && left == 2 && self.playable(e.best) {
                 first = Some(e.best);
-            }
-        }
-        let mut moves = turn_moves(self.board, self.width);
-        if moves.is_empty() {
-            return -(WIN - ply - 1);
-        }
-        if let Some(f) = first {
-            if let Some(i) = moves.iter().position(|m| stones2(m) == f) {
-                moves[..=i].rotate_right(1);
             }
         }
         let alpha0 = alpha;
         let mut best = -WIN;
-        let mut best_move = stones2(&moves[0]);
-        for m in &moves {
-            let v = self.try_turn(m, depth, alpha, beta, ply);
+        let mut best_move = None;
+        // The table's turn is searched before any other is generated: generating a node's
+        // pairs costs more than most of its searches, and the table's turn often cuts alone.
+        if let Some(f) = first {
+            let v = self.try_turn(&f, depth, alpha, beta, ply);
             if self.budget.stopped() {
                 return 0;
             }
-            if v > best {
-                best = v;
-                best_move = stones2(m);
-            }
+            best = v;
+            best_move = Some(f);
             alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
+        }
+        if alpha < beta {
+            let moves = turn_moves(self.board, self.width);
+            if moves.is_empty() && first.is_none() {
+                return -(WIN - ply - 1);
+            }
+            for m in &moves {
+                let pair = stones2(m);
+                if Some(pair) == first {
+                    continue;
+                }
+                // Principal variation search: once a turn has a value, the others need only
+                // show they are no better (a null window); one that is gets searched again.
+                let v = if best_move.is_some() {
+                    let v = self.try_turn(m, depth, alpha, alpha + 1, ply);
+                    if v > alpha && v < beta && !self.budget.stopped() {
+                        self.try_turn(m, depth, alpha, beta, ply)
+                    } else {
+                        v
+                    }
+                } else {
+                    self.try_turn(m, depth, alpha, beta, ply)
+                };
+                if self.budget.stopped() {
+                    return 0;
+                }
+                if v > best || best_move.is_none() {
+                    best = v;
+                    best_move = Some(pair);
+                }
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
             }
         }
+        let Some(best_move) = best_move else {
+            return -(WIN - ply - 1);
+        };
         let bound = if best <= alpha0 {
             Bound::Upper
         } else if best >= beta {
@@ -267,6 +291,16 @@ impl Searcher<'_> {
             has_best: true,
         });
         best
+    }
+
+    /// Whether a remembered pair can be played here: two different empty cells. (A table
+    /// entry is matched by a 64-bit key, so a collision could bring another position's turn.)
+    fn playable(&self, pair: [Stone; 2]) -> bool {
+        let points = self.board.pos.points() as Stone;
+        pair[0] != pair[1]
+            && pair
+                .iter()
+                .all(|&s| s < points && self.board.pos.color_at(s).is_none())
     }
 
     /// Plays the turn `m`, searches the reply, takes it back; the value is ours.
@@ -289,4 +323,94 @@ impl Searcher<'_> {
 /// A turn as a fixed pair (a single stone repeats itself), for the table.
 fn stones2(m: &[Stone]) -> [Stone; 2] {
     [m[0], *m.get(1).unwrap_or(&m[0])]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::connect6::{Connect6, Connect6Rules};
+
+    /// Plain negamax over the same turns and leaves, with no window, no table and no null
+    /// windows: what the real search must agree with.
+    fn negamax(board: &mut Board, width: Width, depth: u8, ply: i32) -> i32 {
+        let me = board.side();
+        let left = board.pos.stones_left_in_turn();
+        if board.pos.immediate_win(me, left).is_some() {
+            return WIN - ply;
+        }
+        if board.pos.threats(me.opponent()) > left as u32 {
+            return -(WIN - ply - 1);
+        }
+        if board.is_over() {
+            return 0;
+        }
+        if depth == 0 {
+            return board.evaluate(me);
+        }
+        let moves = turn_moves(board, width);
+        if moves.is_empty() {
+            return -(WIN - ply - 1);
+        }
+        let mut best = -WIN;
+        for m in &moves {
+            for &s in m {
+                board.play(s);
+            }
+            let v = if board.pos.winner().is_some() {
+                WIN - ply
+            } else {
+                -negamax(board, width, depth - 1, ply + 1)
+            };
+            for &s in m.iter().rev() {
+                board.undo(s);
+            }
+            best = best.max(v);
+        }
+        best
+    }
+
+    /// Alpha-beta with its principal-variation windows and the table's turn tried first gives
+    /// the negamax value at every depth of an iterative deepening over one table (so the
+    /// table's turns lead from the second depth on), along a game that runs into threats.
+    #[test]
+    fn the_search_agrees_with_plain_negamax() {
+        let width = Width {
+            wide: 5,
+            wide2: 4,
+            pairs: 8,
+            leaf_threats: false,
+        };
+        let mut board = Board::new(&Connect6::new(Connect6Rules::with_size(13).unwrap()));
+        let (mut checked, mut threatened) = (0, 0);
+        for turn in 0..14 {
+            let moves = turn_moves(&mut board, width);
+            if moves.is_empty() || board.is_over() {
+                break;
+            }
+            if board.pos.stones_left_in_turn() == 2 {
+                if board.pos.threats(board.side().opponent()) > 0 {
+                    threatened += 1;
+                }
+                let mut table = Table::new(12);
+                for depth in 1..=4 {
+                    let expected = negamax(&mut board, width, depth, 0);
+                    let mut budget = Budget::nodes(u64::MAX);
+                    let mut searcher = Searcher {
+                        board: &mut board,
+                        table: &mut table,
+                        budget: &mut budget,
+                        width,
+                    };
+                    let value = searcher.search(depth, -WIN, WIN, 0);
+                    assert_eq!(value, expected, "turn {turn}, depth {depth}");
+                    checked += 1;
+                }
+            }
+            // Not always the best turn, so that the game gets sharp for both sides.
+            for &s in &moves[turn % 3 % moves.len()] {
+                board.play(s);
+            }
+        }
+        assert!(checked >= 30 && threatened >= 2, "{checked} {threatened}");
+    }
 }
