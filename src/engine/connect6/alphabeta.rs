@@ -111,25 +111,26 @@ pub fn turn_moves(board: &mut Board, width: Width) -> Vec<Turn> {
         return cells.into_iter().map(|c| vec![c]).collect();
     }
     let mut scored: Vec<(i32, [Stone; 2])> = Vec::new();
-    // A few dozen pairs at most: a list is quicker to search than a hash set is to fill.
-    let mut seen: Vec<(Stone, Stone)> = Vec::with_capacity(64);
-    // Pairs are valued by the static evaluation after both stones, from our side; the second
-    // stone is valued without being played (`value_after_last_stone`), which is most of the
-    // speed of a node.
-    let mut consider = |board: &Board, a: Stone, b: Stone, scored: &mut Vec<(i32, [Stone; 2])>| {
-        let key = (a.min(b), a.max(b));
-        if a != b && board.pos.color_at(b).is_none() && !seen.contains(&key) {
-            seen.push(key);
-            scored.push((board.value_after_last_stone(b), [a, b]));
-        }
-    };
+    let mut seen = std::collections::HashSet::new();
+    let mut consider =
+        |board: &mut Board, a: Stone, b: Stone, scored: &mut Vec<(i32, [Stone; 2])>| {
+            let key = (a.min(b), a.max(b));
+            if a == b || !seen.insert(key) {
+                return;
+            }
+            board.play(a);
+            board.play(b);
+            // After our pair the opponent is to move; its view, negated, is ours.
+            let value = -board.evaluate(them);
+            board.undo(b);
+            board.undo(a);
+            scored.push((value, [a, b]));
+        };
     match threats {
         2 => {
             for set in board.pos.blocking_sets(them, 2) {
                 if let [a, b] = set[..] {
-                    board.play(a);
                     consider(board, a, b, &mut scored);
-                    board.undo(a);
                 }
             }
         }
@@ -138,16 +139,13 @@ pub fn turn_moves(board: &mut Board, width: Width) -> Vec<Turn> {
                 match set[..] {
                     [a] => {
                         board.play(a);
-                        for b in board.top_cells(me, width.wide2 + 2) {
+                        let seconds = board.top_cells(me, width.wide2 + 2);
+                        board.undo(a);
+                        for b in seconds {
                             consider(board, a, b, &mut scored);
                         }
-                        board.undo(a);
                     }
-                    [a, b] => {
-                        board.play(a);
-                        consider(board, a, b, &mut scored);
-                        board.undo(a);
-                    }
+                    [a, b] => consider(board, a, b, &mut scored),
                     _ => {}
                 }
             }
@@ -155,12 +153,16 @@ pub fn turn_moves(board: &mut Board, width: Width) -> Vec<Turn> {
         _ => {
             for a in board.top_cells(me, width.wide) {
                 board.play(a);
-                if board.pos.winner().is_none() {
-                    for b in board.top_cells(me, width.wide2) {
-                        consider(board, a, b, &mut scored);
-                    }
-                }
+                let won = board.pos.winner().is_some();
+                let seconds = if won {
+                    Vec::new()
+                } else {
+                    board.top_cells(me, width.wide2)
+                };
                 board.undo(a);
+                for b in seconds {
+                    consider(board, a, b, &mut scored);
+                }
             }
         }
     }
@@ -219,62 +221,36 @@ impl Searcher<'_> {
                     return e.value;
                 }
             }
-            if e.has_best && left == 2 && self.playable(e.best) {
+            if e.has_best {
                 first = Some(e.best);
+            }
+        }
+        let mut moves = turn_moves(self.board, self.width);
+        if moves.is_empty() {
+            return -(WIN - ply - 1);
+        }
+        if let Some(f) = first {
+            if let Some(i) = moves.iter().position(|m| stones2(m) == f) {
+                moves[..=i].rotate_right(1);
             }
         }
         let alpha0 = alpha;
         let mut best = -WIN;
-        let mut best_move = None;
-        // The table's turn is searched before any other is generated: generating a node's
-        // pairs costs more than most of its searches, and the table's turn often cuts alone.
-        if let Some(f) = first {
-            let v = self.try_turn(&f, depth, alpha, beta, ply);
+        let mut best_move = stones2(&moves[0]);
+        for m in &moves {
+            let v = self.try_turn(m, depth, alpha, beta, ply);
             if self.budget.stopped() {
                 return 0;
             }
-            best = v;
-            best_move = Some(f);
+            if v > best {
+                best = v;
+                best_move = stones2(m);
+            }
             alpha = alpha.max(v);
-        }
-        if alpha < beta {
-            let moves = turn_moves(self.board, self.width);
-            if moves.is_empty() && first.is_none() {
-                return -(WIN - ply - 1);
-            }
-            for m in &moves {
-                let pair = stones2(m);
-                if Some(pair) == first {
-                    continue;
-                }
-                // Principal variation search: once a turn has a value, the others need only
-                // show they are no better (a null window); one that is gets searched again.
-                let v = if best_move.is_some() {
-                    let v = self.try_turn(m, depth, alpha, alpha + 1, ply);
-                    if v > alpha && v < beta && !self.budget.stopped() {
-                        self.try_turn(m, depth, alpha, beta, ply)
-                    } else {
-                        v
-                    }
-                } else {
-                    self.try_turn(m, depth, alpha, beta, ply)
-                };
-                if self.budget.stopped() {
-                    return 0;
-                }
-                if v > best || best_move.is_none() {
-                    best = v;
-                    best_move = Some(pair);
-                }
-                alpha = alpha.max(v);
-                if alpha >= beta {
-                    break;
-                }
+            if alpha >= beta {
+                break;
             }
         }
-        let Some(best_move) = best_move else {
-            return -(WIN - ply - 1);
-        };
         let bound = if best <= alpha0 {
             Bound::Upper
         } else if best >= beta {
@@ -291,16 +267,6 @@ impl Searcher<'_> {
             has_best: true,
         });
         best
-    }
-
-    /// Whether a remembered pair can be played here: two different empty cells. (A table
-    /// entry is matched by a 64-bit key, so a collision could bring another position's turn.)
-    fn playable(&self, pair: [Stone; 2]) -> bool {
-        let points = self.board.pos.points() as Stone;
-        pair[0] != pair[1]
-            && pair
-                .iter()
-                .all(|&s| s < points && self.board.pos.color_at(s).is_none())
     }
 
     /// Plays the turn `m`, searches the reply, takes it back; the value is ours.
@@ -369,9 +335,9 @@ mod tests {
         best
     }
 
-    /// Alpha-beta with its principal-variation windows and the table's turn tried first gives
-    /// the negamax value at every depth of an iterative deepening over one table (so the
-    /// table's turns lead from the second depth on), along a game that runs into threats.
+    /// Alpha-beta with its window cuts and the table's turn tried first gives the negamax value
+    /// at every depth of an iterative deepening over one table, along a game that runs into
+    /// threats.
     #[test]
     fn the_search_agrees_with_plain_negamax() {
         let width = Width {

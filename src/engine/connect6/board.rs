@@ -72,9 +72,6 @@ pub struct Board {
     pub pos: Connect6,
     /// Per cell, per colour (Black first): what a stone of that colour there would add.
     cell: Vec<[i32; 2]>,
-    /// Per cell, per colour: the worth of that colour's live windows through it, all lost to it
-    /// once the other colour takes the cell.
-    held: Vec<[i32; 2]>,
     /// Sum of live-window values, per colour.
     total: [i32; 2],
     /// Stones within `NEAR` of each cell.
@@ -83,37 +80,7 @@ pub struct Board {
     around: std::sync::Arc<Vec<Vec<Stone>>>,
     /// Stones on the board.
     stones: usize,
-    /// A box (first and last column, first and last row) holding every cell within `NEAR` of a
-    /// stone. It grows with each stone and is not shrunk on undo: a box too large only costs a
-    /// little scanning.
-    span: [usize; 4],
     weights: Weights,
-    /// `Weights::window_terms` for every count of (Black, White) stones, looked up by `account`.
-    terms: Terms,
-}
-
-/// Window terms by the stone counts of each colour (0 to 6).
-type Terms = [[([i32; 2], [i32; 2]); RUN + 1]; RUN + 1];
-
-fn terms(weights: &Weights) -> Terms {
-    let mut t = [[([0; 2], [0; 2]); RUN + 1]; RUN + 1];
-    for (b, row) in t.iter_mut().enumerate() {
-        for (w, entry) in row.iter_mut().enumerate() {
-            *entry = weights.window_terms([b as u8, w as u8]);
-        }
-    }
-    t
-}
-
-/// Grows `span` to hold the cells within `NEAR` of `p`.
-fn widen(span: &mut [usize; 4], pos: &Connect6, p: Stone) {
-    let (x, y) = pos.coords(p);
-    let last = pos.size() as isize - 1;
-    let clamp = |v: isize| v.clamp(0, last) as usize;
-    span[0] = span[0].min(clamp(x as isize - NEAR));
-    span[1] = span[1].max(clamp(x as isize + NEAR));
-    span[2] = span[2].min(clamp(y as isize - NEAR));
-    span[3] = span[3].max(clamp(y as isize + NEAR));
 }
 
 fn neighbourhoods(size: usize) -> Vec<Vec<Stone>> {
@@ -149,7 +116,6 @@ impl Board {
         let n = pos.points();
         let around = neighbourhoods(pos.size());
         let mut cell = vec![[0; 2]; n];
-        let mut held = vec![[0; 2]; n];
         let mut total = [0; 2];
         let t = pos.tables();
         for w in 0..t.window_count() {
@@ -163,17 +129,13 @@ impl Board {
             for &p in t.window(w) {
                 cell[p as usize][0] += g[0];
                 cell[p as usize][1] += g[1];
-                held[p as usize][0] += v[0];
-                held[p as usize][1] += v[1];
             }
         }
         let mut near = vec![0u8; n];
         let mut stones = 0;
-        let mut span = [usize::MAX, 0, usize::MAX, 0];
         for p in 0..n as Stone {
             if pos.color_at(p).is_some() {
                 stones += 1;
-                widen(&mut span, pos, p);
                 for &q in &around[p as usize] {
                     near[q as usize] += 1;
                 }
@@ -182,14 +144,11 @@ impl Board {
         Board {
             pos: pos.clone(),
             cell,
-            held,
             total,
             near,
             around: std::sync::Arc::new(around),
             stones,
-            span,
             weights,
-            terms: terms(&weights),
         }
     }
 
@@ -226,27 +185,23 @@ impl Board {
             let mut after = before;
             after[ci] += 1;
             // `before` is the window without the stone, `after` with it.
-            let (v0, g0) = self.terms[before[0] as usize][before[1] as usize];
-            let (v1, g1) = self.terms[after[0] as usize][after[1] as usize];
+            let (v0, g0) = self.weights.window_terms(before);
+            let (v1, g1) = self.weights.window_terms(after);
             let sign = if add { 1 } else { -1 };
             let dv = [(v1[0] - v0[0]) * sign, (v1[1] - v0[1]) * sign];
             let dg = [(g1[0] - g0[0]) * sign, (g1[1] - g0[1]) * sign];
             self.total[0] += dv[0];
             self.total[1] += dv[1];
-            if dg != [0, 0] || dv != [0, 0] {
+            if dg != [0, 0] {
                 for &q in tables.window(w) {
                     let cq = &mut self.cell[q as usize];
                     cq[0] += dg[0];
                     cq[1] += dg[1];
-                    let hq = &mut self.held[q as usize];
-                    hq[0] += dv[0];
-                    hq[1] += dv[1];
                 }
             }
         }
         if add {
             self.stones += 1;
-            widen(&mut self.span, &self.pos, p);
             for &q in self.around[p as usize].iter() {
                 self.near[q as usize] += 1;
             }
@@ -272,19 +227,6 @@ impl Board {
         me - them
     }
 
-    /// What `evaluate` would say for the side to move after it puts its last stone of the turn
-    /// on the empty cell `p` (the opponent then to move), without playing it: the stone adds its
-    /// cell's gain to the mover's windows and takes every window through it from the opponent.
-    /// Exact unless the stone makes six, which the searches test before they rank pairs.
-    pub fn value_after_last_stone(&self, p: Stone) -> i32 {
-        debug_assert_eq!(self.pos.stones_left_in_turn(), 1);
-        let me = self.side().index();
-        let them = 1 - me;
-        let mine = self.total[me] + self.cell[p as usize][me];
-        let theirs = self.total[them] - self.held[p as usize][them];
-        mine - (theirs as f32 * self.weights.tempo) as i32
-    }
-
     /// The move-ordering value of `p` for the side `color`: own gain plus most of what it takes
     /// from the opponent.
     pub fn priority(&self, p: Stone, color: Color) -> i32 {
@@ -298,52 +240,31 @@ impl Board {
     }
 
     /// Empty cells near a stone (the centre on an empty board), best first by `priority` for
-    /// `color`, at most `k` of them; equal priorities in board order.
+    /// `color`, at most `k` of them.
     pub fn top_cells(&self, color: Color, k: usize) -> Vec<Stone> {
-        if self.stones == 0 {
+        let mut cells: Vec<(i32, Stone)> = if self.stones == 0 {
             let n = self.pos.size();
-            return vec![self.pos.point(n / 2, n / 2)];
-        }
-        let mut best = self.best_cells(color, k, self.span, |p| self.near[p as usize] > 0);
-        if best.is_empty() {
+            vec![(0, self.pos.point(n / 2, n / 2))]
+        } else {
+            (0..self.pos.points() as Stone)
+                .filter(|&p| self.near[p as usize] > 0 && self.pos.color_at(p).is_none())
+                .map(|p| (self.priority(p, color), p))
+                .collect()
+        };
+        if cells.is_empty() {
             // Every cell near a stone is taken: any empty cell will do.
-            let last = self.pos.size() - 1;
-            best = self.best_cells(color, k, [0, last, 0, last], |_| true);
+            cells = (0..self.pos.points() as Stone)
+                .filter(|&p| self.pos.color_at(p).is_none())
+                .map(|p| (self.priority(p, color), p))
+                .collect();
         }
-        best.into_iter().map(|(_, p)| p).collect()
-    }
-
-    /// The `k` best empty cells of the box `span` passing `wanted`, kept sorted as they are found: `k` is a
-    /// handful, so an insertion beats collecting and sorting every candidate.
-    fn best_cells(
-        &self,
-        color: Color,
-        k: usize,
-        span: [usize; 4],
-        wanted: impl Fn(Stone) -> bool,
-    ) -> Vec<(i32, Stone)> {
-        let mut best: Vec<(i32, Stone)> = Vec::with_capacity(k + 1);
-        if k == 0 {
-            return best;
+        let k = k.min(cells.len());
+        if k < cells.len() {
+            cells.select_nth_unstable_by(k, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            cells.truncate(k);
         }
-        let [x0, x1, y0, y1] = span;
-        let n = self.pos.size();
-        for y in y0..=y1 {
-            for p in (y * n + x0) as Stone..=(y * n + x1) as Stone {
-                if !wanted(p) || self.pos.color_at(p).is_some() {
-                    continue;
-                }
-                let v = self.priority(p, color);
-                if best.len() == k && best[k - 1].0 >= v {
-                    continue;
-                }
-                // After every equal value: earlier cells stay ahead.
-                let at = best.partition_point(|&(w, _)| w >= v);
-                best.insert(at, (v, p));
-                best.truncate(k);
-            }
-        }
-        best
+        cells.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        cells.into_iter().map(|(_, p)| p).collect()
     }
 
     /// Empty cells of live windows of `color` holding at least `min` of its stones: where
@@ -407,41 +328,10 @@ mod tests {
                 }
                 let fresh = Board::with_weights(&b.pos, weights);
                 assert_eq!(b.cell, fresh.cell, "{weights:?} step {step}");
-                assert_eq!(b.held, fresh.held, "{weights:?} step {step}");
                 assert_eq!(b.total, fresh.total, "{weights:?} step {step}");
                 assert_eq!(b.near, fresh.near, "{weights:?} step {step}");
             }
         }
-    }
-
-    /// Valuing a turn's last stone without playing it agrees with playing it and evaluating,
-    /// on every empty cell of positions along a game (no six made).
-    #[test]
-    fn the_last_stone_is_valued_as_if_played() {
-        let mut b = Board::new(&Connect6::new(Connect6Rules::with_size(11).unwrap()));
-        let mut seed = 99u64;
-        let mut checked = 0;
-        while !b.is_over() && b.stones < 40 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let empty = b.pos.legal_moves();
-            if b.pos.stones_left_in_turn() == 1 {
-                let me = b.side();
-                for &p in &empty {
-                    b.play(p);
-                    let over = b.pos.winner().is_some();
-                    let played = -b.evaluate(me.opponent());
-                    b.undo(p);
-                    if !over {
-                        assert_eq!(b.value_after_last_stone(p), played, "cell {p}");
-                        checked += 1;
-                    }
-                }
-            }
-            b.play(empty[(seed >> 33) as usize % empty.len()]);
-        }
-        assert!(checked > 1000, "{checked}");
     }
 
     /// The weights are the board's own: a fuller window is worth what `window` says.
