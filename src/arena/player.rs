@@ -24,6 +24,7 @@ use crate::game::gomoku::{self, Gomoku, GomokuRules};
 use crate::game::nogo::{self, Nogo, NogoRules};
 use crate::game::{Color, Game, Outcome};
 use crate::search::clock::{GameClock, GamePlan, Limits, DEFAULT_MARGIN};
+use crate::search::mcts::{Selection, BLENDED_EXPLORATION};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -168,6 +169,12 @@ impl ArenaGame for Nogo {
             ..NogoConfig::default()
         };
         let p = &mut config.mcts;
+        // `blended=1` switches to the older selection score with its own tuned exploration,
+        // whatever the order of the options, so a `c` given with it still applies.
+        if options.iter().any(|(k, v)| k == "blended" && *v != 0.0) {
+            p.selection = Selection::Blended;
+            p.exploration = BLENDED_EXPLORATION;
+        }
         for (key, value) in options {
             match key.as_str() {
                 "c" => p.exploration = *value as f32,
@@ -176,9 +183,11 @@ impl ArenaGame for Nogo {
                 "weak" => p.weak_prior = *value as f32,
                 "expand" => p.expand_after = *value as u32,
                 "nodes" => p.max_nodes = *value as usize,
+                "blended" => {}
                 _ => {
                     return Err(format!(
-                        "unknown NoGo engine option {key:?} (c, k, prior, weak, expand, nodes)"
+                        "unknown NoGo engine option {key:?} (c, k, prior, weak, expand, nodes, \
+                         blended)"
                     ))
                 }
             }

@@ -9,7 +9,7 @@
 
 use super::{Decision, Engine};
 use crate::game::bitset::{bit, bits, select};
-use crate::game::nogo::{Nogo, Point};
+use crate::game::nogo::{Nogo, Point, POINTS};
 use crate::game::{Color, Game, Outcome};
 use crate::search::clock::Limits;
 use crate::search::mcts::{Hint, Mcts, MctsParams, Playout};
@@ -33,6 +33,14 @@ impl Playout for Nogo {
 
     fn rollout(&mut self, rng: &mut SmallRng, played: &mut [u128; 2]) -> Outcome {
         #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            // SAFETY: the CPU has just been checked for the features the copy is compiled with.
+            return unsafe { rollout_avx2(self, rng, played) };
+        }
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU has just been checked for the feature the copy is compiled with.
             return unsafe { rollout_popcnt(self, rng, played) };
@@ -155,6 +163,12 @@ unsafe fn rollout_popcnt(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128;
     rollout_body(pos, rng, played)
 }
 
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
+unsafe fn rollout_avx2(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> Outcome {
+    rollout_body(pos, rng, played)
+}
+
 #[inline(always)]
 fn rollout_body(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> Outcome {
     if pos.opening_ban(pos.side_to_move()) != 0 {
@@ -167,44 +181,55 @@ fn rollout_body(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> O
         played[0] |= bit(p as usize);
         pos.place(p);
     }
+    // Phase 1: the contested points, taken in a random order from a list (a swap-remove pick
+    // costs a multiply and two moves; picking from the bitboard each turn cost a select).
+    // Illegality is permanent, so a point found illegal for either side never becomes
+    // contested again and leaves the list for good: when the list is empty, nothing is contested.
+    let mut list = [0u8; POINTS];
+    let mut n = 0;
+    for p in bits(pos.empty() & !pos.banned(Color::Black) & !pos.banned(Color::White)) {
+        list[n] = p as u8;
+        n += 1;
+    }
+    let mut me = pos.side_to_move();
+    while n > 0 {
+        let i = ((rng.next_u32() as u64 * n as u64) >> 32) as usize;
+        let p = list[i];
+        n -= 1;
+        list[i] = list[n];
+        let them = me.opponent();
+        let allowed = pos.stone_rules_allow_both(p);
+        let (mine, theirs) = (allowed[me.index()], allowed[them.index()]);
+        // Record what was learnt without branching on it (these outcomes are unpredictable).
+        pos.ban_where(me, p, !mine);
+        pos.ban_where(them, p, !theirs);
+        if mine && theirs {
+            played[me.index()] |= bit(p as usize);
+            pos.place(p);
+            me = them;
+        }
+    }
+    // Phase 2: no contested point is left, so every point still open to the mover is its own
+    // reserve; the side that runs out first loses.
     loop {
         let me = pos.side_to_move();
-        let them = me.opponent();
-        let empty = pos.empty();
+        let mut reserve = pos.empty() & !pos.banned(me);
         let mut chosen = None;
-        let mut contested = empty & !pos.banned(me) & !pos.banned(them);
-        while contested != 0 {
-            let p = pick(rng, contested);
-            let allowed = pos.stone_rules_allow_both(p);
-            let (mine, theirs) = (allowed[me.index()], allowed[them.index()]);
-            // Record what was learnt without branching on it (these outcomes are unpredictable).
-            pos.ban_where(me, p, !mine);
-            pos.ban_where(them, p, !theirs);
-            if mine && theirs {
+        while reserve != 0 {
+            let p = pick(rng, reserve);
+            if pos.stone_rules_allow(p, me) {
                 chosen = Some(p);
                 break;
             }
-            contested &= !(bit(p as usize));
-        }
-        if chosen.is_none() {
-            // No contested point is left: every point still open to `me` is its own reserve.
-            let mut reserve = empty & !pos.banned(me);
-            while reserve != 0 {
-                let p = pick(rng, reserve);
-                if pos.stone_rules_allow(p, me) {
-                    chosen = Some(p);
-                    break;
-                }
-                pos.ban(me, p);
-                reserve &= !(bit(p as usize));
-            }
+            pos.ban(me, p);
+            reserve &= !(bit(p as usize));
         }
         match chosen {
             Some(p) => {
                 played[me.index()] |= bit(p as usize);
                 pos.place(p);
             }
-            None => return Outcome::Win(them),
+            None => return Outcome::Win(me.opponent()),
         }
     }
 }
@@ -302,6 +327,77 @@ mod tests {
         for _ in 0..5 {
             let d = e.think(&pos, Limits::iterations(200));
             assert_ne!(d.mv, Some(point(4, 4)));
+        }
+    }
+
+    /// Liberties of every group, by flood fill from scratch (not the board's own bookkeeping):
+    /// true when no group on the board is without one.
+    fn every_group_breathes(pos: &Nogo) -> bool {
+        let occupied = !pos.empty() & crate::game::nogo::BOARD;
+        let mut seen = 0u128;
+        for start in bits(occupied) {
+            if seen & bit(start) != 0 {
+                continue;
+            }
+            let colour = pos.color_at(start as Point);
+            let (mut group, mut stack, mut libs) = (bit(start), vec![start as Point], 0u128);
+            while let Some(q) = stack.pop() {
+                for &r in crate::game::nogo::neighbours(q) {
+                    let rb = bit(r as usize);
+                    if pos.empty() & rb != 0 {
+                        libs |= rb;
+                    } else if pos.color_at(r) == colour && group & rb == 0 {
+                        group |= rb;
+                        stack.push(r);
+                    }
+                }
+            }
+            seen |= group;
+            if libs == 0 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Playouts from many positions of random games: every stone they add is recorded for its
+    /// colour, no move they make leaves a group without liberties (stones are never removed,
+    /// so an illegal move would show in the final position), and the side they name as loser
+    /// is the side to move, with no legal move left.
+    #[test]
+    fn playouts_play_legal_moves_to_the_true_end() {
+        let mut rng = SmallRng::seed_from_u64(21);
+        for game in 0..40 {
+            let mut pos = Nogo::new(NogoRules::default());
+            let plies = 5 + game;
+            while pos.outcome().is_none() && pos.ply() < plies {
+                let moves = pos.legal_moves();
+                pos.play(moves[(rng.next_u32() as usize) % moves.len()]);
+                if game % 2 == 0 {
+                    // Half the playouts start from positions whose ban masks the tree refreshed.
+                    pos.expansion_moves();
+                }
+            }
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let mut end = pos.clone();
+            let mut played = [0u128; 2];
+            let outcome = end.rollout(&mut rng, &mut played);
+            for c in [Color::Black, Color::White] {
+                assert_eq!(
+                    played[c.index()],
+                    end.stones(c) & !pos.stones(c),
+                    "game {game}: the stones added are the moves recorded"
+                );
+            }
+            assert!(every_group_breathes(&end), "game {game}: an illegal move");
+            let loser = end.side_to_move();
+            assert_eq!(outcome, Outcome::Win(loser.opponent()));
+            assert!(
+                bits(end.empty()).all(|p| !end.stone_rules_allow(p as Point, loser)),
+                "game {game}: the loser still had a move"
+            );
         }
     }
 }
