@@ -470,10 +470,15 @@ impl ArenaGame for Gomoku {
                     "vct_share" => config.vct_share = v,
                     "ab_share" => config.ab_share = v,
                     "deepen" => config.deepen_ratio = v,
+                    "defend" => config.defend_threes = v != 0.0,
+                    "lmr" => config.reductions = v != 0.0,
+                    "history" => config.use_history = v != 0.0,
+                    "qblock" => config.extend_blocks = v != 0.0,
+                    "leaf_vcf" => config.leaf_vcf = v as u32,
                     _ => {
                         return Err(format!(
                             "unknown Gomoku engine option {key:?} (width, vct_share, ab_share, \
-                             deepen)"
+                             deepen, defend, lmr, history, qblock, leaf_vcf)"
                         ))
                     }
                 }
@@ -886,6 +891,10 @@ mod tests {
         // The full engine's settings, for A/B matches of its time use and width.
         assert_eq!(
             ok("full:100ms,ab_share=0.6,deepen=2,width=10,vct_share=0.2"),
+            ms(100)
+        );
+        assert_eq!(
+            ok("full:100ms,defend=0,qblock=0,lmr=1,history=0,leaf_vcf=2"),
             ms(100)
         );
         assert!(err("classic:100ms,width=3").contains("classic and wintable levels take no"));

@@ -81,9 +81,10 @@ pub struct ServeArgs {
     /// Botzone keep-running mode: stay alive between turns and keep the search tree.
     #[arg(long)]
     pub keep_running: bool,
-    /// Milliseconds kept back from every time limit.
-    #[arg(long, default_value_t = DEFAULT_MARGIN.as_millis() as u64)]
-    pub margin_ms: u64,
+    /// Milliseconds kept back from every time limit (default 150; Gomocup: an eighth of the
+    /// move's limit, from 40 to 150).
+    #[arg(long)]
+    pub margin_ms: Option<u64>,
     /// Per-turn limit in milliseconds, replacing the platform's (SAU: replacing the game clock).
     #[arg(long)]
     pub time_ms: Option<u64>,
@@ -263,6 +264,11 @@ impl Write for Diagnostics {
     }
 }
 
+/// The margin asked for, or the shipped one (Gomocup scales its own, so it gets the option).
+fn margin(args: &ServeArgs) -> Duration {
+    args.margin_ms.map_or(DEFAULT_MARGIN, Duration::from_millis)
+}
+
 fn default_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -317,7 +323,7 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
     let seed = args.seed.unwrap_or_else(default_seed);
     let botzone = BotzoneConfig {
         keep_running: args.keep_running,
-        margin: Duration::from_millis(args.margin_ms),
+        margin: margin(args),
         process_start,
         turn_limit: args.time_ms.map(Duration::from_millis),
         language: match args.botzone_language {
@@ -357,7 +363,7 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
                 name: args.name.clone(),
                 size: args.board_size,
                 game_time: Duration::from_secs_f64(args.game_seconds),
-                margin: Duration::from_millis(args.margin_ms),
+                margin: margin(args),
                 turn_limit: args.time_ms.map(Duration::from_millis),
             })
             .with_trace(Box::new(move |line| {
@@ -370,7 +376,7 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
         (GameKind::Nogo, ProtocolKind::Gtp) => run(
             Gtp::new(GtpConfig {
                 name: args.name.clone(),
-                margin: Duration::from_millis(args.margin_ms),
+                margin: margin(args),
                 turn_limit: args.time_ms.map(Duration::from_millis),
                 rules: NogoRules {
                     centre_ban: args.centre_ban,
@@ -396,7 +402,7 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
             let mut trace_to = io.diagnostics.clone();
             let protocol = Gomocup::new(GomocupConfig {
                 name: args.name.clone(),
-                margin: Duration::from_millis(args.margin_ms),
+                margin: args.margin_ms.map(Duration::from_millis),
                 turn_limit: args.time_ms.map(Duration::from_millis),
             })
             .with_trace(Box::new(move |line| {

@@ -47,13 +47,24 @@ pub fn make_board(size: usize, rules: u32) -> Result<Gomoku, String> {
     GomokuRules::new(size, rules & RULE_EXACT_FIVE != 0).map(Gomoku::new)
 }
 
+/// The smallest margin kept back from a move when it scales with the move's limit: the
+/// answer's trip through the manager and a scheduler's hiccup.
+pub const MIN_MARGIN: Duration = Duration::from_millis(40);
+
+/// The margin of a move allowed `limit`: an eighth of it, from `MIN_MARGIN` to
+/// `DEFAULT_MARGIN`.
+pub fn scaled_margin(limit: Duration) -> Duration {
+    (limit / 8).clamp(MIN_MARGIN, DEFAULT_MARGIN)
+}
+
 /// Settings of the Gomocup protocol.
 #[derive(Clone, Debug)]
 pub struct GomocupConfig {
     /// The name given to `ABOUT`.
     pub name: String,
-    /// Kept back from every move's time.
-    pub margin: Duration,
+    /// Kept back from every move's time; `None`: an eighth of the move's limit, from
+    /// `MIN_MARGIN` to `DEFAULT_MARGIN` (a fixed 150 ms took 30% of a 0.5 s move).
+    pub margin: Option<Duration>,
     /// A fixed limit per move replacing `INFO timeout_turn` (`--time-ms`); the game's clock
     /// still caps it.
     pub turn_limit: Option<Duration>,
@@ -63,7 +74,7 @@ impl Default for GomocupConfig {
     fn default() -> GomocupConfig {
         GomocupConfig {
             name: "stonebrain".to_string(),
-            margin: DEFAULT_MARGIN,
+            margin: None,
             turn_limit: None,
         }
     }
@@ -344,12 +355,12 @@ impl Gomocup {
                 .count() as u32,
             _ => 0,
         };
+        let cap = self.config.margin.unwrap_or(DEFAULT_MARGIN);
+        let limit = self.times.limit(self.config.turn_limit, ours, cap);
         TurnBudget {
             started: arrived,
-            limit: self
-                .times
-                .limit(self.config.turn_limit, ours, self.config.margin),
-            margin: self.config.margin,
+            limit,
+            margin: self.config.margin.unwrap_or_else(|| scaled_margin(limit)),
             // The Gomoku engine does not stretch its turns.
             stretch: None,
         }
@@ -1198,6 +1209,27 @@ mod tests {
         assert!(lines[1].starts_with("MESSAGE INFO time_left"), "{text}");
         assert_eq!(lines[2], "7,7");
         assert!(p.pending.is_empty());
+    }
+
+    #[test]
+    fn the_margin_scales_with_short_moves_unless_one_is_given() {
+        assert_eq!(
+            scaled_margin(Duration::from_millis(500)),
+            Duration::from_micros(62_500)
+        );
+        assert_eq!(scaled_margin(Duration::from_millis(100)), MIN_MARGIN);
+        assert_eq!(scaled_margin(Duration::from_secs(5)), DEFAULT_MARGIN);
+        let mut p = Gomocup::new(GomocupConfig::default());
+        parse(&mut p, "INFO timeout_turn 500").unwrap();
+        let budget = p.budget(Instant::now());
+        assert_eq!(budget.limit, Duration::from_millis(500));
+        assert_eq!(budget.margin, Duration::from_micros(62_500));
+        let mut p = Gomocup::new(GomocupConfig {
+            margin: Some(Duration::from_millis(150)),
+            ..GomocupConfig::default()
+        });
+        parse(&mut p, "INFO timeout_turn 500").unwrap();
+        assert_eq!(p.budget(Instant::now()).margin, Duration::from_millis(150));
     }
 
     #[test]

@@ -304,16 +304,46 @@ impl Board {
         }
     }
 
+    /// How promising `p` is for the side to move, attack and defence together: the order
+    /// moves are tried in.
+    fn order_score(&self, p: Point) -> i32 {
+        let me = self.side();
+        self.value(p, me) * 5 + self.value(p, me.opponent()) * 4
+    }
+
+    /// Whether `c` has a point where it makes an open four.
+    fn has_open_three(&self, c: Color) -> bool {
+        self.fours[c.index()]
+            .iter()
+            .any(|p| self.best_class(p, c) == Class::FlexFour)
+    }
+
+    /// When the opponent has an open three (a point where it makes an open four) and no five
+    /// to make, the only moves that do not lose to the open four: the points where it would
+    /// make a four or better (every block of the three is one) and our own fours, which gain
+    /// a tempo. Best first. `None` when there is no open three to answer.
+    pub fn defences(&self) -> Option<Vec<Point>> {
+        let me = self.side();
+        let them = me.opponent();
+        if !self.has_open_three(them) {
+            return None;
+        }
+        let mut v: Vec<(i32, Point)> = self.fours[them.index()]
+            .iter()
+            .chain(self.fours[me.index()].iter())
+            .map(|p| (self.order_score(p), p))
+            .collect();
+        v.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        v.dedup_by_key(|e| e.1);
+        Some(v.into_iter().map(|(_, p)| p).collect())
+    }
+
     /// Candidate points (near a stone; the centre on an empty board), best first for the side
     /// to move by attack plus defence, at most `k`.
     pub fn candidates(&self, k: usize) -> Vec<Point> {
-        let me = self.side();
         let mut v: Vec<(i32, Point)> = (0..(self.n * self.n) as Point)
             .filter(|&p| self.near[p as usize] > 0 && self.pos.color_at(p).is_none())
-            .map(|p| {
-                let score = self.value(p, me) * 5 + self.value(p, me.opponent()) * 4;
-                (score, p)
-            })
+            .map(|p| (self.order_score(p), p))
             .collect();
         if v.is_empty() {
             let c = (self.n / 2) as Point;
@@ -379,6 +409,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_open_three_is_answered_by_its_blocks_and_our_fours_only() {
+        let mut g = Gomoku::new(GomokuRules::default());
+        // Black builds an open three at (5..=7, 7); White two stones in the corner of the top
+        // edge, which make no four yet.
+        for (bx, wx) in [(5, 12), (6, 13)] {
+            g.play(g.point(bx, 7));
+            g.play(g.point(wx, 0));
+        }
+        assert!(
+            Board::new(&g).defences().is_none(),
+            "White has no open three"
+        );
+        let mut with_four = g.clone();
+        for pos in [&mut g, &mut with_four] {
+            pos.play(pos.point(7, 7));
+        }
+        g.play(g.point(0, 14));
+        g.play(g.point(12, 12));
+        let b = Board::new(&g);
+        assert_eq!(b.side(), Color::White);
+        let mut got = b.defences().expect("Black's open three must be answered");
+        got.sort_unstable();
+        let blocks: Vec<Point> = [3, 4, 8, 9].iter().map(|&x| g.point(x, 7)).collect();
+        assert_eq!(got, blocks);
+        // A third White stone on the edge gives White fours of its own: defences too.
+        with_four.play(with_four.point(14, 0));
+        with_four.play(with_four.point(12, 12));
+        let mut got = Board::new(&with_four).defences().unwrap();
+        got.sort_unstable();
+        let mut want = blocks.clone();
+        want.extend([with_four.point(10, 0), with_four.point(11, 0)]);
+        want.sort_unstable();
+        assert_eq!(got, want);
     }
 
     #[test]

@@ -43,6 +43,14 @@ pub struct GomokuConfig {
     /// iteration still counts when it finds a better move).
     pub deepen_ratio: f64,
     pub max_depth: i32,
+    /// Against an open three, search only its defences and our fours.
+    pub defend_threes: bool,
+    /// Late-move reductions in alpha-beta.
+    pub reductions: bool,
+    /// The history table in move ordering.
+    pub use_history: bool,
+    /// Leaves facing a four search the block before evaluating.
+    pub extend_blocks: bool,
     /// Transposition table size as a power of two of entries.
     pub table_bits: u32,
     /// In the first `variety_plies` moves, play any move scored within `variety` of the best.
@@ -62,6 +70,10 @@ impl Default for GomokuConfig {
             ab_share: 0.85,
             deepen_ratio: 0.0,
             max_depth: 30,
+            defend_threes: true,
+            reductions: false,
+            use_history: true,
+            extend_blocks: true,
             table_bits: 20,
             variety: 8,
             variety_plies: 6,
@@ -159,6 +171,10 @@ impl GomokuEngine {
             self.config.width,
             self.config.leaf_vcf,
         );
+        searcher.defend_threes = self.config.defend_threes;
+        searcher.reductions = self.config.reductions;
+        searcher.use_history = self.config.use_history;
+        searcher.extend_blocks = self.config.extend_blocks;
         let mut moves = searcher.moves(0, None);
         let mut best = Choice {
             mv: moves[0],

@@ -4,6 +4,7 @@
 //! single five of the opponent leaves one legal reply (searched without using up depth).
 
 use super::board::Board;
+use super::pattern::Class;
 use super::vcf;
 use crate::game::gomoku::Point;
 use crate::game::Game;
@@ -119,6 +120,15 @@ pub struct Searcher<'a> {
     pub width: usize,
     /// Depth (in the attacker's moves) of the VCF tried at the leaves.
     pub leaf_vcf: u32,
+    /// Against an open three, search only the moves that stop it and our own fours.
+    pub defend_threes: bool,
+    /// Late quiet moves are searched shallower first (late-move reductions).
+    pub reductions: bool,
+    /// Whether the history table reorders moves (otherwise only the table move and killers
+    /// come before the static order).
+    pub use_history: bool,
+    /// Leaves where the opponent threatens five search the block before evaluating.
+    pub extend_blocks: bool,
     pub killers: Vec<[Point; 2]>,
     /// Per colour and point: how often the move caused a cut-off (weighted by depth).
     pub history: Vec<[u32; 2]>,
@@ -139,6 +149,10 @@ impl Searcher<'_> {
             budget,
             width,
             leaf_vcf,
+            defend_threes: false,
+            reductions: false,
+            use_history: true,
+            extend_blocks: false,
             killers: vec![[Point::MAX; 2]; MAX_PLY],
             history: vec![[0; 2]; points],
         }
@@ -151,7 +165,11 @@ impl Searcher<'_> {
         if let Some(block) = self.board.fives(them).first() {
             return vec![block];
         }
-        let mut moves = self.board.candidates(self.width);
+        let mut moves = match self.defend_threes {
+            true => self.board.defences(),
+            false => None,
+        }
+        .unwrap_or_else(|| self.board.candidates(self.width));
         // Ordering: table move, killers, then history on top of the static order (stable).
         let killers = self.killers.get(ply).copied().unwrap_or([Point::MAX; 2]);
         let c = me.index();
@@ -163,8 +181,10 @@ impl Searcher<'_> {
                     u64::MAX
                 } else if p == killers[0] || p == killers[1] {
                     u64::MAX - 1
-                } else {
+                } else if self.use_history {
                     self.history[p as usize][c] as u64
+                } else {
+                    0
                 };
                 (k, i, p)
             })
@@ -176,6 +196,25 @@ impl Searcher<'_> {
         keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         moves = keyed.into_iter().map(|(_, _, p)| p).collect();
         moves
+    }
+
+    /// Plies taken off the first search of the `i`-th move of a node at `depth`: none for the
+    /// first moves, shallow nodes, or moves that make or stop a three or better, since those
+    /// are the lines that decide games; one for the rest, two for the last ones.
+    fn reduction(&self, depth: i32, i: usize, m: Point) -> i32 {
+        if depth < 3 || i < 3 {
+            return 0;
+        }
+        let me = self.board.side();
+        let sharp = self.board.best_class(m, me) >= Class::FlexThree
+            || self.board.best_class(m, me.opponent()) >= Class::FlexThree;
+        if sharp {
+            0
+        } else if i >= 8 && depth >= 5 {
+            2
+        } else {
+            1
+        }
     }
 
     pub fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -205,7 +244,10 @@ impl Searcher<'_> {
                 return WIN - ply_i - 2;
             }
         }
-        if depth <= 0 {
+        // A leaf where the opponent has just made a four is not quiet: its static value would
+        // count the four as if it were about to become five. Play the block first.
+        let extend = depth <= 0 && self.extend_blocks && their_fives == 1;
+        if depth <= 0 && !extend {
             if their_fives == 0 && self.leaf_vcf > 0 {
                 let mut b = Budget::new(self.budget.limits());
                 b.nodes = self.budget.nodes;
@@ -244,13 +286,21 @@ impl Searcher<'_> {
         let mut best = -WIN;
         let mut best_move = moves[0];
         for (i, &m) in moves.iter().enumerate() {
+            let reduction = if self.reductions && moves.len() > 1 {
+                self.reduction(depth, i, m)
+            } else {
+                0
+            };
             self.board.play(m);
             let v = if self.board.is_over() {
                 WIN - ply_i
             } else if i == 0 {
                 -self.search(next_depth, -beta, -alpha, ply + 1)
             } else {
-                let mut v = -self.search(next_depth, -alpha - 1, -alpha, ply + 1);
+                let mut v = -self.search(next_depth - reduction, -alpha - 1, -alpha, ply + 1);
+                if v > alpha && reduction > 0 {
+                    v = -self.search(next_depth, -alpha - 1, -alpha, ply + 1);
+                }
                 if v > alpha && v < beta {
                     v = -self.search(next_depth, -beta, -alpha, ply + 1);
                 }
@@ -302,6 +352,42 @@ impl Searcher<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::game::gomoku::{Gomoku, GomokuRules};
+    use crate::search::clock::Limits;
+
+    fn searcher_value(pos: &Gomoku, depth: i32, extend: bool) -> i32 {
+        let mut board = Board::new(pos);
+        let mut table = Table::new(10);
+        let mut budget = Budget::new(Limits::iterations(1_000_000));
+        let mut s = Searcher::new(&mut board, &mut table, &mut budget, 12, 0);
+        s.extend_blocks = extend;
+        s.search(depth, -WIN, WIN, 0)
+    }
+
+    #[test]
+    fn a_leaf_facing_a_four_is_valued_after_the_block() {
+        let mut g = Gomoku::new(GomokuRules::default());
+        // Black: four at (4..=7, 7), blocked by White at (3, 7); White to move must take (8, 7).
+        g.play(g.point(4, 7));
+        g.play(g.point(3, 7));
+        for (bx, w) in [(5, (10, 2)), (6, (12, 9)), (7, (14, 13))] {
+            g.play(g.point(bx, 7));
+            g.play(g.point(w.0, w.1));
+        }
+        g.play(g.point(1, 1));
+        let board = Board::new(&g);
+        assert_eq!(board.fives(board.side().opponent()).len(), 1);
+        let raw = board.evaluate(board.side());
+        let unextended = searcher_value(&g, 0, false);
+        assert_eq!(unextended, raw);
+        let extended = searcher_value(&g, 0, true);
+        let mut after = g.clone();
+        after.play(after.point(8, 7));
+        assert_eq!(extended, -searcher_value(&after, 0, true));
+        // The four no longer counts as a five about to be made.
+        assert!(extended > raw + 5_000, "{extended} against {raw}");
+    }
 
     #[test]
     fn table_entries_pack_into_words_and_back() {
