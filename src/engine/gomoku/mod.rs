@@ -8,6 +8,7 @@
 //! 4. the chosen move, and the next best if need be, checked against the opponent's VCF and VCT.
 
 mod board;
+pub use board::Ordering;
 mod pattern;
 mod search;
 mod vcf;
@@ -51,6 +52,13 @@ pub struct GomokuConfig {
     pub use_history: bool,
     /// Leaves facing a four search the block before evaluating.
     pub extend_blocks: bool,
+    /// Against the opponent's double-threat points, search only their answers: 0 never, 1
+    /// all, 2 those that hold a four.
+    pub defend_doubles: u8,
+    /// How candidate points are ranked.
+    pub order: Ordering,
+    /// The side to move's worth counts `1 + 1/tempo` times in the static value.
+    pub tempo: i32,
     /// Transposition table size as a power of two of entries.
     pub table_bits: u32,
     /// In the first `variety_plies` moves, play any move scored within `variety` of the best.
@@ -74,6 +82,9 @@ impl Default for GomokuConfig {
             reductions: false,
             use_history: true,
             extend_blocks: true,
+            defend_doubles: 0,
+            order: Ordering::default(),
+            tempo: 2,
             table_bits: 20,
             variety: 8,
             variety_plies: 6,
@@ -106,6 +117,8 @@ impl GomokuEngine {
 
     fn choose(&mut self, pos: &Gomoku, budget: &mut Budget) -> Choice {
         let mut board = Board::new(pos);
+        board.order = self.config.order;
+        board.tempo = self.config.tempo.max(1);
         let me = board.side();
         let them = me.opponent();
         if let Some(p) = board.fives(me).first() {
@@ -175,6 +188,7 @@ impl GomokuEngine {
         searcher.reductions = self.config.reductions;
         searcher.use_history = self.config.use_history;
         searcher.extend_blocks = self.config.extend_blocks;
+        searcher.defend_doubles = self.config.defend_doubles;
         let mut moves = searcher.moves(0, None);
         let mut best = Choice {
             mv: moves[0],
@@ -302,7 +316,16 @@ impl Engine<Gomoku> for GomokuEngine {
             return Decision::none();
         }
         let mut budget = Budget::new(limits);
-        let choice = self.choose(pos, &mut budget);
+        let mut choice = self.choose(pos, &mut budget);
+        if pos.check_move(choice.mv).is_err() {
+            // A last guard: a move generator that offered a taken point must not cost the
+            // game. The best-ranked empty point replaces it.
+            debug_assert!(false, "the search chose an illegal move");
+            choice = Choice {
+                mv: Board::new(pos).candidates(1)[0],
+                value: None,
+            };
+        }
         Decision {
             mv: Some(choice.mv),
             win_rate: choice.value.map(|v| win_rate(v, 300.0)),

@@ -129,6 +129,9 @@ pub struct Searcher<'a> {
     pub use_history: bool,
     /// Leaves where the opponent threatens five search the block before evaluating.
     pub extend_blocks: bool,
+    /// Against points where the opponent makes two threats at once, search only the answers
+    /// to them (`Board::threat_defences`): 0 never, 1 all of them, 2 those that hold a four.
+    pub defend_doubles: u8,
     pub killers: Vec<[Point; 2]>,
     /// Per colour and point: how often the move caused a cut-off (weighted by depth).
     pub history: Vec<[u32; 2]>,
@@ -153,6 +156,7 @@ impl Searcher<'_> {
             reductions: false,
             use_history: true,
             extend_blocks: false,
+            defend_doubles: 0,
             killers: vec![[Point::MAX; 2]; MAX_PLY],
             history: vec![[0; 2]; points],
         }
@@ -169,6 +173,13 @@ impl Searcher<'_> {
             true => self.board.defences(),
             false => None,
         }
+        .or_else(|| match self.defend_doubles {
+            0 => None,
+            d => self.board.threat_defences(d == 2).map(|mut v| {
+                v.truncate(self.width);
+                v
+            }),
+        })
         .unwrap_or_else(|| self.board.candidates(self.width));
         // Ordering: table move, killers, then history on top of the static order (stable).
         let killers = self.killers.get(ply).copied().unwrap_or([Point::MAX; 2]);
