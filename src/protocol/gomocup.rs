@@ -51,10 +51,10 @@ pub fn make_board(size: usize, rules: u32) -> Result<Gomoku, String> {
 /// answer's trip through the manager and a scheduler's hiccup.
 pub const MIN_MARGIN: Duration = Duration::from_millis(40);
 
-/// The margin of a move allowed `limit`: an eighth of it, from `MIN_MARGIN` to
+/// The margin of a move allowed `limit`: a fifth of it, from `MIN_MARGIN` to
 /// `DEFAULT_MARGIN`.
 pub fn scaled_margin(limit: Duration) -> Duration {
-    (limit / 8).clamp(MIN_MARGIN, DEFAULT_MARGIN)
+    (limit / 5).clamp(MIN_MARGIN, DEFAULT_MARGIN)
 }
 
 /// Settings of the Gomocup protocol.
@@ -62,7 +62,7 @@ pub fn scaled_margin(limit: Duration) -> Duration {
 pub struct GomocupConfig {
     /// The name given to `ABOUT`.
     pub name: String,
-    /// Kept back from every move's time; `None`: an eighth of the move's limit, from
+    /// Kept back from every move's time; `None`: a fifth of the move's limit, from
     /// `MIN_MARGIN` to `DEFAULT_MARGIN` (a fixed 150 ms took 30% of a 0.5 s move).
     pub margin: Option<Duration>,
     /// A fixed limit per move replacing `INFO timeout_turn` (`--time-ms`); the game's clock
@@ -1215,7 +1215,7 @@ mod tests {
     fn the_margin_scales_with_short_moves_unless_one_is_given() {
         assert_eq!(
             scaled_margin(Duration::from_millis(500)),
-            Duration::from_micros(62_500)
+            Duration::from_millis(100)
         );
         assert_eq!(scaled_margin(Duration::from_millis(100)), MIN_MARGIN);
         assert_eq!(scaled_margin(Duration::from_secs(5)), DEFAULT_MARGIN);
@@ -1223,7 +1223,7 @@ mod tests {
         parse(&mut p, "INFO timeout_turn 500").unwrap();
         let budget = p.budget(Instant::now());
         assert_eq!(budget.limit, Duration::from_millis(500));
-        assert_eq!(budget.margin, Duration::from_micros(62_500));
+        assert_eq!(budget.margin, Duration::from_millis(100));
         let mut p = Gomocup::new(GomocupConfig {
             margin: Some(Duration::from_millis(150)),
             ..GomocupConfig::default()

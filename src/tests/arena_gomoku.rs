@@ -332,8 +332,21 @@ fn canonical(stones: &[(i64, i64)]) -> Vec<(bool, i64, i64)> {
 
 #[test]
 fn the_openings_file_is_balanced_by_its_own_rules() {
+    check_openings(&openings_text());
+}
+
+#[test]
+fn the_engine_balanced_openings_follow_the_same_rules() {
+    check_openings(
+        &std::fs::read_to_string(repo_path("test_vectors/gomoku/openings-balanced.txt")).unwrap(),
+    );
+}
+
+/// At least 20 openings of 3 to 5 stones near the centre, none a repeat of another up to
+/// symmetry, none giving a side a three.
+fn check_openings(text: &str) {
     let start = board(15);
-    let openings = parse_openings::<Gomoku>(&openings_text(), &start).unwrap();
+    let openings = parse_openings::<Gomoku>(text, &start).unwrap();
     assert!(openings.len() >= 20, "{} openings", openings.len());
     let mut seen = HashSet::new();
     for (i, o) in openings.iter().enumerate() {
