@@ -84,7 +84,7 @@ impl Default for GomokuConfig {
             extend_blocks: true,
             defend_doubles: 0,
             order: Ordering::default(),
-            tempo: 2,
+            tempo: board::DEFAULT_TEMPO,
             table_bits: 20,
             variety: 8,
             variety_plies: 6,
