@@ -9,6 +9,7 @@
 
 mod board;
 pub use board::Ordering;
+pub mod fit;
 mod pattern;
 mod search;
 mod vcf;
@@ -57,8 +58,6 @@ pub struct GomokuConfig {
     pub defend_doubles: u8,
     /// How candidate points are ranked.
     pub order: Ordering,
-    /// The side to move's worth counts `1 + 1/tempo` times in the static value.
-    pub tempo: i32,
     /// Transposition table size as a power of two of entries.
     pub table_bits: u32,
     /// In the first `variety_plies` moves, play any move scored within `variety` of the best.
@@ -84,7 +83,6 @@ impl Default for GomokuConfig {
             extend_blocks: true,
             defend_doubles: 0,
             order: Ordering::default(),
-            tempo: board::DEFAULT_TEMPO,
             table_bits: 20,
             variety: 8,
             variety_plies: 6,
@@ -118,7 +116,6 @@ impl GomokuEngine {
     fn choose(&mut self, pos: &Gomoku, budget: &mut Budget) -> Choice {
         let mut board = Board::new(pos);
         board.order = self.config.order;
-        board.tempo = self.config.tempo.max(1);
         let me = board.side();
         let them = me.opponent();
         if let Some(p) = board.fives(me).first() {

@@ -1,0 +1,327 @@
+//! `stonebrain-fit`: fits the Gomoku engine's evaluation weights to a stronger Gomocup engine's
+//! judgement of positions from arena games, a program of its own so that the bot's binary
+//! carries none of it. Three steps, each writing a file the next one reads:
+//!
+//! ```text
+//! stonebrain-fit positions --out positions.txt --max 30000 games/*.jsonl
+//! stonebrain-fit label --engine ./pbrain-rapfi --ms 100 --workers 2 positions.txt labels.txt
+//! stonebrain-fit fit labels.txt
+//! ```
+//!
+//! `positions` takes the quiet positions (no five to make) of 15x15 games, each once, shuffled.
+//! `label` sends each to the engine as a Gomocup `BOARD` and keeps the last `Eval` its
+//! `MESSAGE` lines report (Rapfi's form: a number in its units, `+M7`/`-M7` for proven results)
+//! and its move. `fit` turns the evaluations into win rates and prints the fitted weights, as
+//! the arrays of `src/engine/gomoku/board.rs`, with the log loss against the weights in use.
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Parser, Subcommand};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use stonebrain::engine::gomoku::fit::{fit, quiet_features, Sample};
+use stonebrain::game::gomoku::{Gomoku, GomokuRules};
+use stonebrain::game::Game;
+
+/// The board the evaluation is fitted on.
+const SIZE: usize = 15;
+
+#[derive(Parser)]
+#[command(
+    name = "stonebrain-fit",
+    about = "Fits the Gomoku evaluation to a stronger engine's judgement"
+)]
+struct Args {
+    #[command(subcommand)]
+    step: Step,
+}
+
+#[derive(Subcommand)]
+enum Step {
+    /// Quiet positions of arena games (`--out` JSON lines), one per line as `x,y` moves.
+    Positions {
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value_t = 30_000)]
+        max: usize,
+        #[arg(long, default_value_t = 7)]
+        seed: u64,
+        /// Positions before this ply are skipped (the openings are chosen, not played).
+        #[arg(long, default_value_t = 4)]
+        from_ply: usize,
+        games: Vec<PathBuf>,
+    },
+    /// Each position's evaluation by a Gomocup engine.
+    Label {
+        /// The engine's command line.
+        #[arg(long)]
+        engine: String,
+        /// Its time for each position (`INFO timeout_turn`).
+        #[arg(long, default_value_t = 100)]
+        ms: u64,
+        /// Engine processes run side by side.
+        #[arg(long, default_value_t = 1)]
+        workers: usize,
+        input: PathBuf,
+        output: PathBuf,
+    },
+    /// The fitted weights.
+    Fit {
+        /// Win rate given to a proven loss (and one minus it to a proven win).
+        #[arg(long, default_value_t = 0.1)]
+        proven: f64,
+        /// The engine's evaluation units per unit of log-odds (Rapfi's classical: 200).
+        #[arg(long, default_value_t = 200.0)]
+        scale: f64,
+        labels: PathBuf,
+    },
+}
+
+fn main() -> Result<()> {
+    match Args::parse().step {
+        Step::Positions {
+            out,
+            max,
+            seed,
+            from_ply,
+            games,
+        } => positions(&out, max, seed, from_ply, &games),
+        Step::Label {
+            engine,
+            ms,
+            workers,
+            input,
+            output,
+        } => label(&engine, ms, workers.max(1), &input, &output),
+        Step::Fit {
+            proven,
+            scale,
+            labels,
+        } => fit_labels(&labels, proven, scale),
+    }
+}
+
+fn new_position() -> Gomoku {
+    Gomoku::new(GomokuRules::new(SIZE, false).expect("15x15 is a valid board"))
+}
+
+/// A line of `x,y` moves played from the empty board.
+fn parse_moves(text: &str) -> Result<Gomoku> {
+    let mut g = new_position();
+    for t in text.split_whitespace() {
+        let (x, y) = t
+            .split_once(',')
+            .ok_or_else(|| anyhow!("{t:?} is not x,y"))?;
+        let p = g
+            .try_point(x.parse()?, y.parse()?)
+            .ok_or_else(|| anyhow!("{t} is off the board"))?;
+        g.check_move(p).map_err(|e| anyhow!("{t}: {e}"))?;
+        g.play(p);
+    }
+    Ok(g)
+}
+
+fn moves_text(g: &Gomoku) -> String {
+    let moves: Vec<String> = g
+        .moves()
+        .iter()
+        .map(|&p| {
+            let (x, y) = g.coords(p);
+            format!("{x},{y}")
+        })
+        .collect();
+    moves.join(" ")
+}
+
+fn positions(
+    out: &PathBuf,
+    max: usize,
+    seed: u64,
+    from_ply: usize,
+    games: &[PathBuf],
+) -> Result<()> {
+    let mut seen = HashSet::new();
+    let mut found = Vec::new();
+    for path in games {
+        let text = std::fs::read_to_string(path).with_context(|| format!("{path:?}"))?;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let game: serde_json::Value = serde_json::from_str(line)?;
+            if game["board_size"].as_u64() != Some(SIZE as u64) {
+                continue;
+            }
+            let moves = game["moves"]
+                .as_array()
+                .ok_or_else(|| anyhow!("{path:?}: a game without moves"))?;
+            let mut g = new_position();
+            // The last position is the end of the game, not one to judge.
+            for m in moves.iter().take(moves.len().saturating_sub(1)) {
+                let (x, y) = (m[0].as_u64(), m[1].as_u64());
+                let p = match (x, y) {
+                    (Some(x), Some(y)) => g.try_point(x as usize, y as usize),
+                    _ => None,
+                }
+                .ok_or_else(|| anyhow!("{path:?}: a bad move {m}"))?;
+                if g.check_move(p).is_err() {
+                    break;
+                }
+                g.play(p);
+                if g.ply() < from_ply || g.outcome().is_some() {
+                    continue;
+                }
+                // The same stones reached in another order are the same position.
+                let mut stones: Vec<(usize, bool)> = g
+                    .moves()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &p)| (p as usize, i % 2 == 0))
+                    .collect();
+                stones.sort_unstable();
+                if seen.insert(stones) && quiet_features(&g).is_some() {
+                    found.push(moves_text(&g));
+                }
+            }
+        }
+    }
+    found.shuffle(&mut rand::rngs::SmallRng::seed_from_u64(seed));
+    found.truncate(max);
+    let mut text = found.join("\n");
+    text.push('\n');
+    std::fs::write(out, text)?;
+    eprintln!("{} quiet positions written to {out:?}", found.len());
+    Ok(())
+}
+
+fn label(engine: &str, ms: u64, workers: usize, input: &PathBuf, output: &PathBuf) -> Result<()> {
+    let lines: Vec<String> = std::fs::read_to_string(input)?
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(String::from)
+        .collect();
+    let results: Vec<Result<Vec<(usize, String)>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let mine: Vec<(usize, &String)> =
+                    lines.iter().enumerate().skip(w).step_by(workers).collect();
+                s.spawn(move || label_some(engine, ms, &mine))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow!("a worker panicked")))
+            })
+            .collect()
+    });
+    let mut all = Vec::new();
+    for r in results {
+        all.extend(r?);
+    }
+    all.sort_unstable();
+    let mut text: String = all.into_iter().map(|(_, l)| l + "\n").collect();
+    if text.is_empty() {
+        text.push('\n');
+    }
+    std::fs::write(output, text)?;
+    Ok(())
+}
+
+/// One engine process judging `positions`: `moves TAB eval TAB move` for each.
+fn label_some(
+    engine: &str,
+    ms: u64,
+    positions: &[(usize, &String)],
+) -> Result<Vec<(usize, String)>> {
+    let mut parts = engine.split_whitespace();
+    let program = parts.next().ok_or_else(|| anyhow!("an empty --engine"))?;
+    let mut child = Command::new(program)
+        .args(parts)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .with_context(|| format!("starting {engine:?}"))?;
+    let mut to = child.stdin.take().expect("piped");
+    let mut from = BufReader::new(child.stdout.take().expect("piped"));
+    writeln!(to, "START {SIZE}")?;
+    let mut line = String::new();
+    from.read_line(&mut line)?;
+    if line.trim() != "OK" {
+        bail!("{engine} answered START with {:?}", line.trim());
+    }
+    writeln!(to, "INFO timeout_turn {ms}")?;
+    let mut out = Vec::new();
+    for &(i, moves) in positions {
+        let g = parse_moves(moves).with_context(|| format!("position {}", i + 1))?;
+        let side = g.ply() % 2;
+        let mut board = String::from("BOARD\n");
+        for (k, &p) in g.moves().iter().enumerate() {
+            let (x, y) = g.coords(p);
+            let own = if k % 2 == side { 1 } else { 2 };
+            board.push_str(&format!("{x},{y},{own}\n"));
+        }
+        board.push_str("DONE");
+        writeln!(to, "{board}")?;
+        to.flush()?;
+        let mut eval = None;
+        let reply = loop {
+            line.clear();
+            if from.read_line(&mut line)? == 0 {
+                bail!("{engine} stopped at position {}", i + 1);
+            }
+            let l = line.trim();
+            if let Some(rest) = l.split("Eval ").nth(1) {
+                eval = rest.split_whitespace().next().map(String::from);
+            }
+            if !l.starts_with("MESSAGE") && !l.starts_with("DEBUG") && l.contains(',') {
+                break l.to_string();
+            }
+        };
+        let eval = eval.ok_or_else(|| anyhow!("{engine} gave no Eval at position {}", i + 1))?;
+        out.push((i, format!("{moves}\t{eval}\t{reply}")));
+    }
+    writeln!(to, "END")?;
+    let _ = child.wait();
+    Ok(out)
+}
+
+/// A labelled evaluation as a win rate for the side to move.
+fn win_rate(eval: &str, proven: f64, scale: f64) -> Option<f64> {
+    if eval.contains('M') {
+        return Some(if eval.starts_with('-') {
+            proven
+        } else {
+            1.0 - proven
+        });
+    }
+    let v: f64 = eval.parse().ok()?;
+    Some(1.0 / (1.0 + (-v / scale).exp()))
+}
+
+fn fit_labels(labels: &PathBuf, proven: f64, scale: f64) -> Result<()> {
+    let mut samples = Vec::new();
+    for (n, line) in std::fs::read_to_string(labels)?.lines().enumerate() {
+        let mut cols = line.split('\t');
+        let (Some(moves), Some(eval)) = (cols.next(), cols.next()) else {
+            continue;
+        };
+        let g = parse_moves(moves).with_context(|| format!("line {}", n + 1))?;
+        let (Some(features), Some(target)) = (quiet_features(&g), win_rate(eval, proven, scale))
+        else {
+            continue;
+        };
+        samples.push(Sample { features, target });
+    }
+    let f = fit(&samples, 5).map_err(|e| anyhow!(e))?;
+    println!("{} samples, one in 5 held out", samples.len());
+    println!(
+        "log loss: fitted {:.4} (held out {:.4}); in use {:.4} (held out {:.4})",
+        f.train_loss, f.test_loss, f.current_train_loss, f.current_test_loss
+    );
+    println!("const EVAL_MOVER: [i32; EVAL_TERMS] = {:?};", f.mover);
+    println!("const EVAL_WAITER: [i32; EVAL_TERMS] = {:?};", f.waiter);
+    Ok(())
+}
