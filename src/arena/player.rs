@@ -481,10 +481,12 @@ impl ArenaGame for Gomoku {
                     "vct_depth" => config.vct_depth = v as u32,
                     "doubles" => config.defend_doubles = v as u8,
                     "variety" => config.variety = v as i32,
+                    "variety_plies" => config.variety_plies = v as usize,
                     _ => {
                         return Err(format!(
                             "unknown Gomoku engine option {key:?} (width, vct_share, ab_share, \
-                             deepen, defend, lmr, history, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, variety)"
+                             deepen, defend, lmr, history, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, variety, \
+                             variety_plies)"
                         ))
                     }
                 }
@@ -900,7 +902,7 @@ mod tests {
             ms(100)
         );
         assert_eq!(
-            ok("full:100ms,defend=0,qblock=0,lmr=1,history=0,leaf_vcf=2,attack=2,defence=1,sharp=1,vct_depth=5,doubles=1,variety=0"),
+            ok("full:100ms,defend=0,qblock=0,lmr=1,history=0,leaf_vcf=2,attack=2,defence=1,sharp=1,vct_depth=5,doubles=1,variety=0,variety_plies=6"),
             ms(100)
         );
         assert!(err("classic:100ms,width=3").contains("classic and wintable levels take no"));
