@@ -160,8 +160,8 @@ fn combine(classes: &[Class; 4]) -> i32 {
 }
 
 /// Per class: its ranking value and its fitted worth for the mover and the waiter, side by
-/// side, so that a point's three sums take one pass over its classes (the point values are
-/// refreshed 64 times a move, and three passes each cost a third of the search's speed).
+/// side, so that a point's three sums take one pass over its classes (a move refreshes up to
+/// 33 points for both colours, and three passes cost a third of the search's speed).
 const CLASS_TERMS: [[i32; 3]; pattern::CLASSES] = {
     let mut t = [[0; 3]; pattern::CLASSES];
     let mut i = 0;
@@ -173,7 +173,7 @@ const CLASS_TERMS: [[i32; 3]; pattern::CLASSES] = {
 };
 
 /// A point's ranking value (`combine`) and fitted worths (mover, waiter) from its classes, and
-/// its best class.
+/// its best class. Its double threats are `double_threat`'s, counted in the same pass.
 #[inline]
 fn point_values(classes: &[Class; 4]) -> ([i32; 3], Class) {
     let mut v = [0; 3];

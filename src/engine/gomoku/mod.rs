@@ -83,7 +83,7 @@ impl Default for GomokuConfig {
             deepen_ratio: 0.0,
             max_depth: 30,
             defend_threes: true,
-            reductions: false,
+            reductions: true,
             use_history: true,
             extend_blocks: true,
             defend_doubles: 0,
