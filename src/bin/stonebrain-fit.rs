@@ -8,7 +8,8 @@
 //! stonebrain-fit fit labels.txt
 //! ```
 //!
-//! `positions` takes the quiet positions (no five to make) of 15x15 games, each once, shuffled.
+//! `positions` takes the quiet positions (no five to make) of 15x15 games, each once, shuffled,
+//! a line each in the arena's openings format.
 //! `label` sends each to the engine as a Gomocup `BOARD` and keeps the last `Eval` its
 //! `MESSAGE` lines report (Rapfi's form: a number in its units, `+M7`/`-M7` for proven results)
 //! and its move. `fit` turns the evaluations into win rates and prints the fitted weights, as
@@ -22,6 +23,7 @@ use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use stonebrain::arena::duel::parse_openings;
 use stonebrain::engine::gomoku::fit::{fit, quiet_features, Sample};
 use stonebrain::game::gomoku::{Gomoku, GomokuRules};
 use stonebrain::game::Game;
@@ -108,17 +110,11 @@ fn new_position() -> Gomoku {
     Gomoku::new(GomokuRules::new(SIZE, false).expect("15x15 is a valid board"))
 }
 
-/// A line of `x,y` moves played from the empty board.
+/// A line of `x,y` moves played from the empty board: one line of the arena's openings format.
 fn parse_moves(text: &str) -> Result<Gomoku> {
     let mut g = new_position();
-    for t in text.split_whitespace() {
-        let (x, y) = t
-            .split_once(',')
-            .ok_or_else(|| anyhow!("{t:?} is not x,y"))?;
-        let p = g
-            .try_point(x.parse()?, y.parse()?)
-            .ok_or_else(|| anyhow!("{t} is off the board"))?;
-        g.check_move(p).map_err(|e| anyhow!("{t}: {e}"))?;
+    let moves = parse_openings(text, &g).map_err(|e| anyhow!(e))?;
+    for p in moves.into_iter().flatten() {
         g.play(p);
     }
     Ok(g)

@@ -44,6 +44,12 @@ pub const EVAL_WAITER: [i32; EVAL_TERMS] =
 /// Terms of the static evaluation per role: the classes, two double threats, the bonus.
 pub const EVAL_TERMS: usize = pattern::CLASSES + 3;
 
+/// The evaluation's terms after the classes: a point with two fours or a four and an open
+/// three, a point with two open threes (`Double`), and the bonus for the move.
+const WITH_FOUR_TERM: usize = pattern::CLASSES;
+const THREES_TERM: usize = pattern::CLASSES + 1;
+pub const MOVE_TERM: usize = pattern::CLASSES + 2;
+
 /// Counts of the evaluation's terms, per role (`Board::eval_features`).
 pub type EvalFeatures = [[i32; EVAL_TERMS]; 2];
 
@@ -173,7 +179,7 @@ const CLASS_TERMS: [[i32; 3]; pattern::CLASSES] = {
 };
 
 /// A point's ranking value (`combine`) and fitted worths (mover, waiter) from its classes, and
-/// its best class. Its double threats are `double_threat`'s, counted in the same pass.
+/// its best class, in one pass (the fours and threes `double_of` needs are counted in it).
 #[inline]
 fn point_values(classes: &[Class; 4]) -> ([i32; 3], Class) {
     let mut v = [0; 3];
@@ -188,29 +194,50 @@ fn point_values(classes: &[Class; 4]) -> ([i32; 3], Class) {
         threes += u32::from(c == Class::FlexThree);
         best = best.max(c);
     }
-    if fours >= 2 || (fours == 1 && threes >= 1) {
-        v[0] += 800;
-        v[1] += EVAL_MOVER[9];
-        v[2] += EVAL_WAITER[9];
-    } else if threes >= 2 {
-        v[0] += 300;
-        v[1] += EVAL_MOVER[10];
-        v[2] += EVAL_WAITER[10];
+    if let Some(d) = double_of(fours, threes) {
+        let t = &DOUBLE_TERMS[d as usize];
+        v[0] += t[0];
+        v[1] += t[1];
+        v[2] += t[2];
     }
     (v, best)
 }
 
-/// Two threats from one stone.
+/// Per double threat, as `CLASS_TERMS`: the ranking bonus and the fitted worths.
+const DOUBLE_TERMS: [[i32; 3]; 2] = [
+    [800, EVAL_MOVER[WITH_FOUR_TERM], EVAL_WAITER[WITH_FOUR_TERM]],
+    [300, EVAL_MOVER[THREES_TERM], EVAL_WAITER[THREES_TERM]],
+];
+
+/// Two threats from one stone (its number is its row of `DOUBLE_TERMS`).
+#[derive(Clone, Copy)]
 enum Double {
     /// Two fours, or a four and an open three.
-    WithFour,
+    WithFour = 0,
     /// Two open threes.
-    Threes,
+    Threes = 1,
+}
+
+impl Double {
+    /// Its term in the evaluation's weights.
+    fn term(self) -> usize {
+        match self {
+            Double::WithFour => WITH_FOUR_TERM,
+            Double::Threes => THREES_TERM,
+        }
+    }
 }
 
 fn double_threat(classes: &[Class; 4]) -> Option<Double> {
     let fours = classes.iter().filter(|&&c| c >= Class::Four).count();
     let threes = classes.iter().filter(|&&c| c == Class::FlexThree).count();
+    double_of(fours as u32, threes as u32)
+}
+
+/// The double threat of a point where one stone makes `fours` fours (or better) and `threes`
+/// open threes.
+#[inline]
+fn double_of(fours: u32, threes: u32) -> Option<Double> {
     if fours >= 2 || (fours == 1 && threes >= 1) {
         Some(Double::WithFour)
     } else if threes >= 2 {
@@ -413,7 +440,7 @@ impl Board {
     /// the side waiting.
     pub fn evaluate(&self, c: Color) -> i32 {
         let mover = self.side().index();
-        let v = self.worth_total[mover][0] + self.worth_total[1 - mover][1] + EVAL_MOVER[11];
+        let v = self.worth_total[mover][0] + self.worth_total[1 - mover][1] + EVAL_MOVER[MOVE_TERM];
         if self.side() == c {
             v
         } else {
@@ -437,14 +464,12 @@ impl Board {
                 for &k in classes {
                     f[role][k as usize] += 1;
                 }
-                match double_threat(classes) {
-                    Some(Double::WithFour) => f[role][9] += 1,
-                    Some(Double::Threes) => f[role][10] += 1,
-                    None => {}
+                if let Some(d) = double_threat(classes) {
+                    f[role][d.term()] += 1;
                 }
             }
         }
-        f[0][11] = 1;
+        f[0][MOVE_TERM] = 1;
         f
     }
 

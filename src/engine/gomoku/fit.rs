@@ -4,7 +4,7 @@
 //! it can be fitted to the other engine's win rates by Newton's method. `stonebrain-fit` runs
 //! it; these are the parts that need the engine's board.
 
-use super::board::{Board, EvalFeatures, EVAL_MOVER, EVAL_TERMS, EVAL_WAITER};
+use super::board::{Board, EvalFeatures, EVAL_MOVER, EVAL_TERMS, EVAL_WAITER, MOVE_TERM};
 use super::pattern::Class;
 use crate::game::gomoku::Gomoku;
 use crate::game::Color;
@@ -31,7 +31,7 @@ pub fn quiet_features(pos: &Gomoku) -> Option<EvalFeatures> {
 fn fitted_term(role: usize, term: usize) -> bool {
     term != Class::Dead as usize
         && term != Class::Five as usize
-        && !(role == 1 && term == EVAL_TERMS - 1)
+        && !(role == 1 && term == MOVE_TERM)
 }
 
 /// The open three's place in the weights: the fitted weights are scaled so that the mover's is
