@@ -312,6 +312,8 @@ impl ArenaGame for Connect6 {
                         "wide2" => config.width.wide2 = v as usize,
                         "pairs" => config.width.pairs = v as usize,
                         "leaf" => config.width.leaf_threats = v != 0.0,
+                        "pvs" => config.width.pvs = v != 0.0,
+                        "lmr" => config.width.lmr = v as usize,
                         "vcdt" => config.vcdt_depth = v as u8,
                         "safety" => config.safety_depth = v as u8,
                         "singles" => config.singles = v as u8,
@@ -323,18 +325,24 @@ impl ArenaGame for Connect6 {
                         "drop" => config.unsettled_drop = v as i32,
                         "depth" => config.max_depth = v as u8,
                         "variety" => config.variety = v as i32,
+                        "variety_plies" => config.variety_plies = v as usize,
                         "w2" => config.weights.window[2] = v as i32,
                         "w3" => config.weights.window[3] = v as i32,
                         "w4" => config.weights.window[4] = v as i32,
                         "w5" => config.weights.window[5] = v as i32,
                         "tempo" => config.weights.tempo = v as f32,
+                        "mover1" => config.weights.forced[0].0 = v as f32,
+                        "waiter1" => config.weights.forced[0].1 = v as f32,
+                        "mover2" => config.weights.forced[1].0 = v as f32,
+                        "waiter2" => config.weights.forced[1].1 = v as f32,
                         "own" => config.weights.own = v as i32,
                         "theirs" => config.weights.theirs = v as i32,
                         _ => {
                             return Err(format!(
                                 "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
-                                 vcdt, safety, singles, single_depth, share, ab_share, deepen, stretch, \
-                                 drop, depth, variety, w2, w3, w4, w5, tempo, own, theirs)"
+                                 pvs, lmr, vcdt, safety, singles, single_depth, share, ab_share, deepen, stretch, \
+                                 drop, depth, variety, variety_plies, w2, w3, w4, w5, tempo, mover1, waiter1, mover2, \
+                                 waiter2, own, theirs)"
                             ))
                         }
                     }
@@ -823,6 +831,11 @@ mod tests {
             Some(Budget::Time(Duration::from_millis(250)))
         );
         assert_eq!(ok("engine:5000n"), Some(Budget::Iterations(5000)));
+        // The screening settings: search shape, tempo under threats, opening variety.
+        assert_eq!(
+            ok("engine:5000n,pvs=1,lmr=4,mover1=1.3,waiter1=1,mover2=1,waiter2=1.6,variety_plies=5"),
+            Some(Budget::Iterations(5000))
+        );
         let err = |s: &str| Builtin::<Connect6>::from_spec("a", s, 1).err().unwrap();
         assert!(err("mcts:100ms").contains("no MCTS engine"));
         assert!(err("engine:100p").contains("needs a unit"));

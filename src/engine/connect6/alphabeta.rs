@@ -25,6 +25,12 @@ pub struct Width {
     pub pairs: usize,
     /// Leaves where the side to move can make three threats at once count as won.
     pub leaf_threats: bool,
+    /// Principal-variation search: turns after the first are tried with a null window and
+    /// searched again in full only when they might be better.
+    pub pvs: bool,
+    /// With `pvs`, at a node where the side to move faces no threat, turns from this index on
+    /// are searched two turns shallower first (0: no reductions).
+    pub lmr: usize,
 }
 
 impl Default for Width {
@@ -34,6 +40,8 @@ impl Default for Width {
             wide2: 7,
             pairs: 28,
             leaf_threats: false,
+            pvs: false,
+            lmr: 0,
         }
     }
 }
@@ -237,8 +245,14 @@ impl Searcher<'_> {
         let alpha0 = alpha;
         let mut best = -WIN;
         let mut best_move = stones2(&moves[0]);
-        for m in &moves {
-            let v = self.try_turn(m, depth, alpha, beta, ply);
+        // Reductions only where nothing forces the turn: under threat every defence matters.
+        let quiet = self.board.pos.threats(them) == 0;
+        for (i, m) in moves.iter().enumerate() {
+            let v = if i == 0 || !self.width.pvs {
+                self.try_turn(m, depth, alpha, beta, ply)
+            } else {
+                self.try_later_turn(m, i, quiet, depth, alpha, beta, ply)
+            };
             if self.budget.stopped() {
                 return 0;
             }
@@ -267,6 +281,31 @@ impl Searcher<'_> {
             has_best: true,
         });
         best
+    }
+
+    /// A turn after the first at a principal-variation node: a null-window search, two turns
+    /// shallower if it is a late quiet turn, then a full search only if it may beat `alpha`.
+    #[allow(clippy::too_many_arguments)]
+    fn try_later_turn(
+        &mut self,
+        m: &[Stone],
+        index: usize,
+        quiet: bool,
+        depth: u8,
+        alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> i32 {
+        let lmr = self.width.lmr;
+        // Two turns less, not one: a leaf's value leans to the side to move (its tempo), so a
+        // search of the other parity would not compare with its siblings.
+        let reduced = quiet && lmr > 0 && index >= lmr && depth >= 3;
+        let first_depth = if reduced { depth - 2 } else { depth };
+        let v = self.try_turn(m, first_depth, alpha, alpha + 1, ply);
+        if self.budget.stopped() || v <= alpha || (!reduced && v >= beta) {
+            return v;
+        }
+        self.try_turn(m, depth, alpha, beta, ply)
     }
 
     /// Plays the turn `m`, searches the reply, takes it back; the value is ours.
@@ -340,11 +379,23 @@ mod tests {
     /// threats.
     #[test]
     fn the_search_agrees_with_plain_negamax() {
+        agrees_with_negamax(false);
+    }
+
+    /// The same with null windows and re-searches (no reductions, which change the value).
+    #[test]
+    fn the_principal_variation_search_agrees_with_plain_negamax() {
+        agrees_with_negamax(true);
+    }
+
+    fn agrees_with_negamax(pvs: bool) {
         let width = Width {
             wide: 5,
             wide2: 4,
             pairs: 8,
             leaf_threats: false,
+            pvs,
+            lmr: 0,
         };
         let mut board = Board::new(&Connect6::new(Connect6Rules::with_size(13).unwrap()));
         let (mut checked, mut threatened) = (0, 0);

@@ -20,6 +20,11 @@ pub struct Weights {
     /// The side to move's windows count this much more: it places two stones before the
     /// opponent answers.
     pub tempo: f32,
+    /// What the side to move's windows count for, and the waiting side's, when the side to move
+    /// faces one threat (index 0) or two (index 1): its stones then go to blocking first, so
+    /// the turn's tempo shrinks (one free stone) or passes to the side that made the threats
+    /// (none).
+    pub forced: [(f32, f32); 2],
     /// Move ordering: a cell's worth is its own gain times `own` plus the opponent's gain there
     /// (what the stone takes away) times `theirs`.
     pub own: i32,
@@ -31,6 +36,7 @@ impl Default for Weights {
         Weights {
             window: [0, 1, 6, 24, 90, 180],
             tempo: 1.6,
+            forced: [(1.3, 1.0), (1.0, 1.6)],
             own: 4,
             theirs: 3,
         }
@@ -218,13 +224,17 @@ impl Board {
     pub fn evaluate(&self, color: Color) -> i32 {
         let me = self.total[color.index()];
         let them = self.total[color.opponent().index()];
-        let tempo = self.weights.tempo;
-        let (me, them) = if self.side() == color {
-            ((me as f32 * tempo) as i32, them)
-        } else {
-            (me, (them as f32 * tempo) as i32)
+        let (mover, waiter) = match self.pos.threats(self.side().opponent()) {
+            0 => (self.weights.tempo, 1.0),
+            1 => self.weights.forced[0],
+            _ => self.weights.forced[1],
         };
-        me - them
+        let scaled = |total: i32, factor: f32| (total as f32 * factor) as i32;
+        if self.side() == color {
+            scaled(me, mover) - scaled(them, waiter)
+        } else {
+            scaled(me, waiter) - scaled(them, mover)
+        }
     }
 
     /// The move-ordering value of `p` for the side `color`: own gain plus most of what it takes
@@ -301,6 +311,7 @@ mod tests {
         let other = Weights {
             window: [0, 2, 5, 30, 70, 300],
             tempo: 1.1,
+            forced: [(1.0, 1.2), (0.9, 1.5)],
             own: 2,
             theirs: 5,
         };
@@ -357,6 +368,59 @@ mod tests {
                 .map(|c| [c[0] * 2, c[1] * 2])
                 .collect::<Vec<_>>()
         );
+    }
+
+    /// Black to move after White's four on row 5 (columns 5 to 8), Black's first stone on
+    /// `black_first`: at (4, 5) it closes one end (one threat), far away it does not (two).
+    fn facing_a_four(black_first: (usize, usize)) -> Connect6 {
+        let mut pos = Connect6::new(Connect6Rules::SAU);
+        for (x, y) in [
+            black_first,
+            (5, 5),
+            (6, 5),
+            (0, 18),
+            (18, 0),
+            (7, 5),
+            (8, 5),
+        ] {
+            pos.play(pos.point(x, y));
+        }
+        pos
+    }
+
+    /// The side to move's windows count `tempo` when it is free, and the `forced` factors (its
+    /// own, the waiting side's) when it must block one threat or two.
+    #[test]
+    fn threats_against_the_side_to_move_take_its_tempo() {
+        let weights = Weights {
+            tempo: 1.5,
+            forced: [(1.25, 1.125), (0.75, 1.75)],
+            ..Weights::default()
+        };
+        let scaled = |total: i32, factor: f32| (total as f32 * factor) as i32;
+        let mut quiet = Connect6::new(Connect6Rules::SAU);
+        for (x, y) in [(9, 9), (10, 10), (10, 9)] {
+            quiet.play(quiet.point(x, y));
+        }
+        let cases = [
+            (quiet, 0, (1.5, 1.0)),
+            (facing_a_four((4, 5)), 1, weights.forced[0]),
+            (facing_a_four((0, 0)), 2, weights.forced[1]),
+        ];
+        for (pos, threats, (mover, waiter)) in cases {
+            assert_eq!(pos.threats(pos.side_to_move().opponent()), threats);
+            let b = Board::with_weights(&pos, weights);
+            let side = b.side().index();
+            let (m, w) = (b.total[side], b.total[1 - side]);
+            assert!(m > 0 && w > 0);
+            let expected = scaled(m, mover) - scaled(w, waiter);
+            assert_eq!(b.evaluate(b.side()), expected, "{threats} threats");
+            assert_eq!(
+                b.evaluate(b.side().opponent()),
+                -expected,
+                "{threats} threats"
+            );
+        }
     }
 
     #[test]
