@@ -204,7 +204,9 @@ impl Searcher<'_> {
         if self.board.pos.immediate_win(me, left).is_some() {
             return WIN - ply;
         }
-        if self.board.pos.threats(them) > left as u32 {
+        // Counted once: the loss test, the leaf's value and the reductions all need it.
+        let against = self.board.pos.threats(them);
+        if against > left as u32 {
             return -(WIN - ply - 1);
         }
         if self.board.is_over() {
@@ -214,7 +216,7 @@ impl Searcher<'_> {
             if self.width.leaf_threats && super::threats::has_triple_threat(self.board) {
                 return WIN - ply - 1;
             }
-            return self.board.evaluate(me);
+            return self.board.evaluate_facing(me, against);
         }
         let key = self.board.pos.hash();
         let mut first: Option<[Stone; 2]> = None;
@@ -246,7 +248,7 @@ impl Searcher<'_> {
         let mut best = -WIN;
         let mut best_move = stones2(&moves[0]);
         // Reductions only where nothing forces the turn: under threat every defence matters.
-        let quiet = self.board.pos.threats(them) == 0;
+        let quiet = against == 0;
         for (i, m) in moves.iter().enumerate() {
             let v = if i == 0 || !self.width.pvs {
                 self.try_turn(m, depth, alpha, beta, ply)

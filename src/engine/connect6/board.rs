@@ -220,11 +220,18 @@ impl Board {
     }
 
     /// The static value of the position for `color`: its live windows against the opponent's.
-    /// The side to move gets a bonus, since it places two stones before the opponent answers.
+    /// The side to move gets a bonus, since it places two stones before the opponent answers,
+    /// less of one or none when it must first block threats (`Weights::forced`).
     pub fn evaluate(&self, color: Color) -> i32 {
+        self.evaluate_facing(color, self.pos.threats(self.side().opponent()))
+    }
+
+    /// `evaluate`, given the threats against the side to move (`threats` of the other side),
+    /// for a caller that has already counted them.
+    pub fn evaluate_facing(&self, color: Color, threats: u32) -> i32 {
         let me = self.total[color.index()];
         let them = self.total[color.opponent().index()];
-        let (mover, waiter) = match self.pos.threats(self.side().opponent()) {
+        let (mover, waiter) = match threats {
             0 => (self.weights.tempo, 1.0),
             1 => self.weights.forced[0],
             _ => self.weights.forced[1],
