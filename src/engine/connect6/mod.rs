@@ -95,7 +95,7 @@ impl Default for Connect6Config {
 }
 
 /// The share of the time left after the VCDT search that alpha-beta may use.
-const AB_SHARE: f64 = 0.6;
+const AB_SHARE: f64 = 0.9;
 /// The fall of the root value that marks a turn unsettled: about a fifth of what a four-stone
 /// window is worth.
 const UNSETTLED_DROP: i32 = 20;
