@@ -148,8 +148,8 @@ pub struct GamePlan {
 impl GamePlan {
     /// Connect6 between strong programs is short: against Cloudict our games lasted 11 turns a
     /// side at the median (8 to 22 over 60 games), the last few of them a threat sequence
-    /// played out. Plan for 14, with the weight on the turns after the opening and before the
-    /// tenth, and a tenth of the clock in reserve.
+    /// played out. Plan for 14: the first two turns weigh half, the next eight a full share,
+    /// the 11th on 0.7 of one, and a tenth of the clock stays in reserve.
     pub const CONNECT6: GamePlan = GamePlan {
         typical_turns: 14,
         min_turns_left: 6,
@@ -329,7 +329,7 @@ mod tests {
     #[test]
     fn a_typical_connect6_game_spends_most_of_the_clock() {
         // A game decided in 11 turns, each spent in full, has used most of the 90% the plan
-        // may spend: the first ten turns are planned to the end of the game.
+        // may spend, since the plan expected it to last only 14.
         let mut c = clock(GamePlan::CONNECT6);
         let a = play_out(&mut c, 11);
         let used = c.used.as_secs_f64();

@@ -94,7 +94,9 @@ impl Default for Connect6Config {
     }
 }
 
-/// The share of the time left after the VCDT search that alpha-beta may use.
+/// The share of the time left after the VCDT search that alpha-beta may use. The safety check
+/// after it usually ends within milliseconds (and keeps its last complete depth if cut short),
+/// so it needs only a small remainder.
 const AB_SHARE: f64 = 0.9;
 /// The fall of the root value that marks a turn unsettled: about a fifth of what a four-stone
 /// window is worth.
