@@ -183,11 +183,12 @@ impl ArenaGame for Nogo {
                 "weak" => p.weak_prior = *value as f32,
                 "expand" => p.expand_after = *value as u32,
                 "nodes" => p.max_nodes = *value as usize,
+                "know" => p.knowledge_after = *value as u32,
                 "blended" => {}
                 _ => {
                     return Err(format!(
                         "unknown NoGo engine option {key:?} (c, k, prior, weak, expand, nodes, \
-                         blended)"
+                         know, blended)"
                     ))
                 }
             }

@@ -3,7 +3,9 @@
 //!
 //! Each iteration walks down the tree by a score made of the tree's results and the
 //! all-moves-as-first (AMAF) statistics (see `Selection`), expands a leaf once it has been visited `expand_after` times, plays a random game
-//! with the game's own policy, and backs the result up. RAVE matters in games like NoGo where a
+//! with the game's own policy, and backs the result up. New children start with a cheap prior
+//! from the game (`Playout::expansion_moves`); a node that reaches `knowledge_after` visits asks
+//! the game for a dearer one (`Playout::knowledge`). RAVE matters in games like NoGo where a
 //! point's value hardly depends on when it is played. The move played is the most-visited one.
 //! The tree can be kept between turns: `advance` re-roots it on the moves actually played.
 
@@ -81,14 +83,22 @@ pub trait Playout: Game {
             .map(|m| (m, Hint::Neutral))
             .collect()
     }
+    /// Dearer opinions of the same moves as `expansion_moves`, in the same order, asked for
+    /// once a node has proved worth it (`MctsParams::knowledge_after` visits). `None`: the game
+    /// has nothing more to say.
+    fn knowledge(&mut self) -> Option<Vec<(Self::Move, Hint)>> {
+        None
+    }
 }
 
 /// A game's first opinion of a move, before any playout: it seeds the move's AMAF statistics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Hint {
     Neutral,
     /// Usually a poor move (NoGo: filling one's own reserve point).
     Weak,
+    /// A prior win rate of its own.
+    Rate(f32),
 }
 
 /// How a child's tree and AMAF statistics make its selection score.
@@ -124,6 +134,9 @@ pub struct MctsParams {
     pub expand_after: u32,
     /// Upper bound on tree nodes (memory); past it the tree stops growing.
     pub max_nodes: usize,
+    /// Visits after which a node's children get the game's dearer `knowledge` (0: never).
+    /// Waiting spares the cost at the many nodes a search passes once or twice.
+    pub knowledge_after: u32,
 }
 
 impl Default for MctsParams {
@@ -139,6 +152,7 @@ impl Default for MctsParams {
             expand_after: 1,
             // 24-byte nodes: about 96 MB at most, well inside Botzone's 256 MB.
             max_nodes: 4_000_000,
+            knowledge_after: 0,
         }
     }
 }
@@ -313,21 +327,42 @@ impl<G: Playout> Mcts<G> {
         self.nodes.extend(moves.iter().map(|&(m, _)| Self::leaf(m)));
         // New children start with the prior's virtual AMAF visits, at an even result or at
         // `weak_prior` for moves the game hints are weak.
-        let p = &self.params;
         let end = first + moves.len();
+        let rates: Vec<f32> = moves.iter().map(|&(_, h)| self.prior_rate(h)).collect();
+        let prior = self.params.rave_prior;
         let st = &mut self.stats;
         st.visits.resize(end, 0);
         st.wins.resize(end, 0.0);
-        st.rave_visits.resize(end, p.rave_prior);
-        st.rave_wins.extend(moves.iter().map(|&(_, hint)| {
-            p.rave_prior
-                * match hint {
-                    Hint::Neutral => 0.5,
-                    Hint::Weak => p.weak_prior,
-                }
-        }));
+        st.rave_visits.resize(end, prior);
+        st.rave_wins.extend(rates.iter().map(|r| prior * r));
         self.nodes[n].first_child = first as u32;
         self.nodes[n].num_children = moves.len() as u16;
+    }
+
+    fn prior_rate(&self, hint: Hint) -> f32 {
+        match hint {
+            Hint::Neutral => 0.5,
+            Hint::Weak => self.params.weak_prior,
+            Hint::Rate(r) => r,
+        }
+    }
+
+    /// Moves the AMAF prior of `n`'s children from the expansion's cheap hints to the game's
+    /// dearer knowledge, as if the children had been made with it.
+    fn apply_knowledge(&mut self, n: usize, pos: &mut G) {
+        let Some(refined) = pos.knowledge() else {
+            return;
+        };
+        let cheap = pos.expansion_moves();
+        let range = self.children(n);
+        if refined.len() != range.len() || cheap.len() != range.len() {
+            return;
+        }
+        for ((c, (m, new)), (_, old)) in range.zip(refined).zip(cheap) {
+            debug_assert!(self.nodes[c].mv == m);
+            let shift = self.prior_rate(new) - self.prior_rate(old);
+            self.stats.rave_wins[c] += self.params.rave_prior * shift;
+        }
     }
 
     fn select_child(&self, n: usize) -> usize {
@@ -421,6 +456,10 @@ impl<G: Playout> Mcts<G> {
                 }
             } else if self.nodes[n].num_children == 0 {
                 break;
+            }
+            let k = self.params.knowledge_after;
+            if k != 0 && self.stats.visits[n] == k {
+                self.apply_knowledge(n, &mut pos);
             }
             n = self.select_child(n);
             let m = self.nodes[n].mv;
@@ -633,6 +672,63 @@ mod tests {
         let again = mcts.search(Limits::iterations(100));
         assert!(again.best.is_some());
         assert!(mcts.root_visits() >= report.best_visits + 100);
+    }
+
+    /// The game's knowledge moves each child's AMAF prior by the difference between the two
+    /// opinions, leaving what the playouts added, and a search asks for it once a node has the
+    /// visits set.
+    #[test]
+    fn knowledge_shifts_the_priors_by_the_change_of_opinion() {
+        let params = MctsParams {
+            knowledge_after: 0,
+            ..MctsParams::default()
+        };
+        let mut mcts = Mcts::new(Nogo::new(NogoRules::default()), params, 8);
+        let mut pos = Nogo::new(NogoRules::default());
+        // Black makes an eye in the corner (0, 0) with stones at (1, 0) and (0, 1).
+        for m in [1, 80, 9, 62] {
+            mcts.advance(m);
+            pos.play(m);
+        }
+        mcts.search(Limits::iterations(300));
+        let root = mcts.root;
+        let before: Vec<f32> = mcts
+            .children(root)
+            .map(|c| mcts.stats.rave_wins[c])
+            .collect();
+        let visits: Vec<f32> = mcts
+            .children(root)
+            .map(|c| mcts.stats.rave_visits[c])
+            .collect();
+        let cheap = pos.clone().expansion_moves();
+        let refined = pos.clone().knowledge().expect("NoGo has knowledge");
+        mcts.apply_knowledge(root, &mut pos.clone());
+        let mut moved = 0;
+        for (i, c) in mcts.children(root).enumerate() {
+            let want = before[i]
+                + params.rave_prior * (mcts.prior_rate(refined[i].1) - mcts.prior_rate(cheap[i].1));
+            assert!((mcts.stats.rave_wins[c] - want).abs() < 1e-3, "child {i}");
+            assert_eq!(mcts.stats.rave_visits[c], visits[i]);
+            moved += (mcts.stats.rave_wins[c] != before[i]) as u32;
+        }
+        assert!(moved > 0, "some prior changed");
+
+        // In a search, a node gets the knowledge when it reaches the visits set.
+        let with = |k: u32| {
+            let p = MctsParams {
+                knowledge_after: k,
+                ..MctsParams::default()
+            };
+            let mut m = Mcts::new(pos.clone(), p, 9);
+            m.search(Limits::iterations(1));
+            m.search(Limits::iterations(1));
+            m.children(m.root)
+                .map(|c| m.stats.rave_wins[c])
+                .collect::<Vec<f32>>()
+        };
+        // After one playout the root has one visit: the second playout applies `know=1` first.
+        assert_ne!(with(1), with(0));
+        assert_eq!(with(7), with(0));
     }
 
     #[test]

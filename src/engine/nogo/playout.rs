@@ -1,18 +1,17 @@
-//! The NoGo engine: MCTS with RAVE over a NoGo-aware playout policy.
+//! The playout policy, and what the tree asks of the game (`Playout`).
 //!
-//! Playout policy. Every empty point is, for each colour, legal or not. Points legal for both
-//! sides are contested: whoever takes one denies it to the other. Points legal for only one side
-//! are that side's reserve (NoGo's "eyes"): the opponent can never take them, so spending one early
-//! wastes it. The policy therefore plays a random contested point while any remain, and only then
-//! falls back on the mover's own reserve; the side that runs out first loses, which is exactly
-//! how NoGo endgames are counted. Illegality is permanent, so each point's ban is found once.
+//! Every empty point is, for each colour, legal or not. Points legal for both sides are
+//! contested: whoever takes one denies it to the other. Points legal for only one side are that
+//! side's reserve (NoGo's "eyes"): the opponent can never take them, so spending one early wastes
+//! it. The policy therefore plays a random contested point while any remain, and only then falls
+//! back on the mover's own reserve; the side that runs out first loses, which is exactly how NoGo
+//! endgames are counted. Illegality is permanent, so each point's ban is found once.
 
-use super::{Decision, Engine};
+use super::knowledge;
 use crate::game::bitset::{bit, bits, select};
 use crate::game::nogo::{Nogo, Point, POINTS};
 use crate::game::{Color, Game, Outcome};
-use crate::search::clock::Limits;
-use crate::search::mcts::{Hint, Mcts, MctsParams, Playout};
+use crate::search::mcts::{Hint, Playout};
 use rand::rngs::SmallRng;
 use rand::RngCore;
 
@@ -70,87 +69,9 @@ impl Playout for Nogo {
             })
             .collect()
     }
-}
 
-/// Settings of the NoGo engine.
-#[derive(Clone, Copy, Debug)]
-pub struct NogoConfig {
-    pub mcts: MctsParams,
-    /// Keep the tree between turns (keep-running platforms, console, arena).
-    pub reuse_tree: bool,
-    pub seed: u64,
-}
-
-impl Default for NogoConfig {
-    fn default() -> NogoConfig {
-        // A reserve point starts with a pessimistic AMAF value (0.3 beat 0.5, 116-84 over 200
-        // games at 2000 playouts; 0.15 was no better than 0.3).
-        let mcts = MctsParams {
-            weak_prior: 0.3,
-            ..MctsParams::default()
-        };
-        NogoConfig {
-            mcts,
-            reuse_tree: true,
-            seed: 0x5eed,
-        }
-    }
-}
-
-pub struct NogoEngine {
-    config: NogoConfig,
-    tree: Option<Mcts<Nogo>>,
-    games: u64,
-}
-
-impl NogoEngine {
-    pub fn new(config: NogoConfig) -> NogoEngine {
-        NogoEngine {
-            config,
-            tree: None,
-            games: 0,
-        }
-    }
-
-    /// Size of the kept tree (for tests of tree reuse).
-    pub fn tree_visits(&self) -> u32 {
-        self.tree.as_ref().map_or(0, |t| t.root_visits())
-    }
-}
-
-impl Engine<Nogo> for NogoEngine {
-    fn new_game(&mut self) {
-        self.tree = None;
-        self.games += 1;
-    }
-
-    fn observe(&mut self, _pos_before: &Nogo, m: Point) {
-        if !self.config.reuse_tree {
-            self.tree = None;
-            return;
-        }
-        if let Some(tree) = &mut self.tree {
-            tree.advance(m);
-        }
-    }
-
-    fn think(&mut self, pos: &Nogo, limits: Limits) -> Decision<Point> {
-        let seed = self.config.seed ^ (self.games << 32) ^ pos.ply() as u64;
-        let tree = match &mut self.tree {
-            Some(t) if t.root_position().hash() == pos.hash() => t,
-            slot => slot.insert(Mcts::new(pos.clone(), self.config.mcts, seed)),
-        };
-        let report = tree.search(limits);
-        if !self.config.reuse_tree {
-            self.tree = None;
-        }
-        Decision {
-            mv: report.best,
-            win_rate: Some(report.win_rate),
-            work: report.playouts,
-            work_unit: "playouts",
-            elapsed: report.elapsed,
-        }
+    fn knowledge(&mut self) -> Option<Vec<(Point, Hint)>> {
+        Some(knowledge::mobility_hints(self))
     }
 }
 
@@ -237,98 +158,8 @@ fn rollout_body(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::nogo::{point, NogoRules};
+    use crate::game::nogo::NogoRules;
     use rand::SeedableRng;
-
-    fn engine(reuse_tree: bool) -> NogoEngine {
-        NogoEngine::new(NogoConfig {
-            reuse_tree,
-            seed: 9,
-            ..NogoConfig::default()
-        })
-    }
-
-    #[test]
-    fn keeps_the_tree_across_moves_when_asked() {
-        let mut e = engine(true);
-        let mut pos = Nogo::new(NogoRules::default());
-        let d = e.think(&pos, Limits::iterations(3000));
-        let ours = d.mv.unwrap();
-        e.observe(&pos, ours);
-        pos.play(ours);
-        // The opponent answers with our search's own favourite reply, which the tree has visited.
-        let reply = e
-            .tree
-            .as_mut()
-            .unwrap()
-            .search(Limits::iterations(0))
-            .best
-            .unwrap();
-        e.observe(&pos, reply);
-        pos.play(reply);
-        let inherited = e.tree_visits();
-        assert!(
-            inherited > 0,
-            "visits below the played moves should survive"
-        );
-        let d2 = e.think(&pos, Limits::iterations(1000));
-        assert!(pos.is_legal(d2.mv.unwrap()));
-        assert_eq!(d2.work, 1000);
-        assert!(e.tree_visits() >= inherited + 1000);
-    }
-
-    #[test]
-    fn forgets_the_tree_when_not_reusing() {
-        let mut e = engine(false);
-        let pos = Nogo::new(NogoRules::default());
-        e.think(&pos, Limits::iterations(500));
-        assert_eq!(e.tree_visits(), 0);
-    }
-
-    #[test]
-    fn a_single_legal_move_is_answered_without_search() {
-        // Fill the board by random legal play until the side to move has exactly one move.
-        let mut rng = SmallRng::seed_from_u64(3);
-        let mut found = false;
-        for _ in 0..200 {
-            let mut pos = Nogo::new(NogoRules::default());
-            while pos.outcome().is_none() {
-                let moves = pos.legal_moves();
-                if moves.len() == 1 {
-                    let d = engine(false).think(&pos, Limits::iterations(10_000));
-                    assert_eq!(d.mv, Some(moves[0]));
-                    assert_eq!(d.work, 0, "no playouts for a forced move");
-                    found = true;
-                    break;
-                }
-                pos.play(moves[(rng.next_u32() as usize) % moves.len()]);
-            }
-            if found {
-                break;
-            }
-        }
-        assert!(found, "random games reach a one-move position");
-    }
-
-    #[test]
-    fn the_opening_centre_rule_holds_in_tree_and_playouts() {
-        let mut pos = Nogo::new(NogoRules { centre_ban: true });
-        let moves: Vec<Point> = pos.expansion_moves().into_iter().map(|(m, _)| m).collect();
-        assert_eq!(moves.len(), 80);
-        assert!(!moves.contains(&point(4, 4)));
-        // Playouts from the empty board start with the rule in force and still end properly.
-        let mut rng = SmallRng::seed_from_u64(4);
-        for _ in 0..100 {
-            let mut p = Nogo::new(NogoRules { centre_ban: true });
-            p.rollout(&mut rng, &mut [0u128; 2]);
-            assert!(p.outcome().is_some(), "a rollout plays to the end");
-        }
-        let mut e = engine(false);
-        for _ in 0..5 {
-            let d = e.think(&pos, Limits::iterations(200));
-            assert_ne!(d.mv, Some(point(4, 4)));
-        }
-    }
 
     /// Liberties of every group, by flood fill from scratch (not the board's own bookkeeping):
     /// true when no group on the board is without one.
