@@ -258,6 +258,16 @@ impl Nogo {
         }
     }
 
+    /// Refreshes the bans of both colours and returns the side to move's legal points (the
+    /// opening rule included): afterwards the unbanned empty points are exactly each side's
+    /// legal ones, which is what the tree's opinions of moves are counted from.
+    pub fn refreshed_legal(&mut self) -> u128 {
+        let me = self.to_move;
+        self.refresh_bans(me);
+        self.refresh_bans(me.opponent());
+        self.empty() & !self.ban[me.index()] & !self.opening_ban(me)
+    }
+
     /// The legal moves of `c` as a bitboard (as if it were `c`'s turn).
     pub fn legal_mask(&self, c: Color) -> u128 {
         let mut mask = 0;

@@ -139,6 +139,17 @@ pub struct MctsParams {
     pub knowledge_after: u32,
 }
 
+impl MctsParams {
+    /// The virtual AMAF win rate a hint stands for.
+    fn prior_rate(&self, hint: Hint) -> f32 {
+        match hint {
+            Hint::Neutral => 0.5,
+            Hint::Weak => self.weak_prior,
+            Hint::Rate(r) => r,
+        }
+    }
+}
+
 impl Default for MctsParams {
     fn default() -> MctsParams {
         MctsParams {
@@ -327,24 +338,16 @@ impl<G: Playout> Mcts<G> {
         self.nodes.extend(moves.iter().map(|&(m, _)| Self::leaf(m)));
         // New children start with the prior's virtual AMAF visits, at an even result or at
         // `weak_prior` for moves the game hints are weak.
+        let p = &self.params;
         let end = first + moves.len();
-        let rates: Vec<f32> = moves.iter().map(|&(_, h)| self.prior_rate(h)).collect();
-        let prior = self.params.rave_prior;
         let st = &mut self.stats;
         st.visits.resize(end, 0);
         st.wins.resize(end, 0.0);
-        st.rave_visits.resize(end, prior);
-        st.rave_wins.extend(rates.iter().map(|r| prior * r));
+        st.rave_visits.resize(end, p.rave_prior);
+        st.rave_wins
+            .extend(moves.iter().map(|&(_, h)| p.rave_prior * p.prior_rate(h)));
         self.nodes[n].first_child = first as u32;
         self.nodes[n].num_children = moves.len() as u16;
-    }
-
-    fn prior_rate(&self, hint: Hint) -> f32 {
-        match hint {
-            Hint::Neutral => 0.5,
-            Hint::Weak => self.params.weak_prior,
-            Hint::Rate(r) => r,
-        }
     }
 
     /// Moves the AMAF prior of `n`'s children from the expansion's cheap hints to the game's
@@ -360,7 +363,7 @@ impl<G: Playout> Mcts<G> {
         }
         for ((c, (m, new)), (_, old)) in range.zip(refined).zip(cheap) {
             debug_assert!(self.nodes[c].mv == m);
-            let shift = self.prior_rate(new) - self.prior_rate(old);
+            let shift = self.params.prior_rate(new) - self.params.prior_rate(old);
             self.stats.rave_wins[c] += self.params.rave_prior * shift;
         }
     }
@@ -706,7 +709,8 @@ mod tests {
         let mut moved = 0;
         for (i, c) in mcts.children(root).enumerate() {
             let want = before[i]
-                + params.rave_prior * (mcts.prior_rate(refined[i].1) - mcts.prior_rate(cheap[i].1));
+                + params.rave_prior
+                    * (params.prior_rate(refined[i].1) - params.prior_rate(cheap[i].1));
             assert!((mcts.stats.rave_wins[c] - want).abs() < 1e-3, "child {i}");
             assert_eq!(mcts.stats.rave_visits[c], visits[i]);
             moved += (mcts.stats.rave_wins[c] != before[i]) as u32;

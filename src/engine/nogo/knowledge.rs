@@ -26,10 +26,7 @@ const MAX_SHORTFALL: i32 = 3;
 /// Every legal move of the side to move, in `expansion_moves`' order, with its prior from the
 /// mobility gain.
 pub fn mobility_hints(pos: &mut Nogo) -> Vec<(Point, Hint)> {
-    let me = pos.side_to_move();
-    pos.refresh_bans(me);
-    pos.refresh_bans(me.opponent());
-    let open = pos.empty() & !pos.banned(me) & !pos.opening_ban(me);
+    let open = pos.refreshed_legal();
     let gains: Vec<(Point, i32)> = bits(open)
         .map(|p| (p as Point, mobility_gain(pos, p as Point)))
         .collect();
@@ -111,10 +108,8 @@ mod tests {
         for _ in 0..200 {
             let plies = (rng.next_u32() % 60) as usize;
             let mut pos = random_position(&mut rng, plies);
-            let me = pos.side_to_move();
-            pos.refresh_bans(me);
-            pos.refresh_bans(me.opponent());
-            for p in bits(pos.legal_mask(me)) {
+            pos.refreshed_legal();
+            for p in bits(pos.legal_mask(pos.side_to_move())) {
                 let gain = mobility_gain(&pos, p as Point);
                 assert_eq!(gain, recounted_gain(&pos, p as Point), "{pos} at {p}");
                 checked += 1;

@@ -48,14 +48,10 @@ impl Playout for Nogo {
     }
 
     fn expansion_moves(&mut self) -> Vec<(Point, Hint)> {
-        // After the refresh, the points not banned are exactly the legal ones.
-        let me = self.side_to_move();
-        self.refresh_bans(me);
-        self.refresh_bans(me.opponent());
-        let open = self.empty() & !self.banned(me) & !self.opening_ban(me);
+        let open = self.refreshed_legal();
         // A point the opponent can never take is the mover's reserve: playing it now spends a
         // move that would still be there later.
-        let reserve = self.banned(me.opponent());
+        let reserve = self.banned(self.side_to_move().opponent());
         bits(open)
             .map(|p| {
                 (
