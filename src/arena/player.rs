@@ -184,11 +184,12 @@ impl ArenaGame for Nogo {
                 "expand" => p.expand_after = *value as u32,
                 "nodes" => p.max_nodes = *value as usize,
                 "know" => p.knowledge_after = *value as u32,
+                "kw" => p.knowledge_weight = *value as f32,
                 "blended" => {}
                 _ => {
                     return Err(format!(
                         "unknown NoGo engine option {key:?} (c, k, prior, weak, expand, nodes, \
-                         know, blended)"
+                         know, kw, blended)"
                     ))
                 }
             }

@@ -137,6 +137,9 @@ pub struct MctsParams {
     /// Visits after which a node's children get the game's dearer `knowledge` (0: never).
     /// Waiting spares the cost at the many nodes a search passes once or twice.
     pub knowledge_after: u32,
+    /// How far the dearer knowledge moves a prior: 1 takes the game's opinion as it comes,
+    /// 0 ignores it, 2 doubles every shift (for tuning the game's scale without a rebuild).
+    pub knowledge_weight: f32,
 }
 
 impl MctsParams {
@@ -164,6 +167,7 @@ impl Default for MctsParams {
             // 24-byte nodes: about 96 MB at most, well inside Botzone's 256 MB.
             max_nodes: 4_000_000,
             knowledge_after: 0,
+            knowledge_weight: 1.0,
         }
     }
 }
@@ -363,8 +367,12 @@ impl<G: Playout> Mcts<G> {
         }
         for ((c, (m, new)), (_, old)) in range.zip(refined).zip(cheap) {
             debug_assert!(self.nodes[c].mv == m);
-            let shift = self.params.prior_rate(new) - self.params.prior_rate(old);
-            self.stats.rave_wins[c] += self.params.rave_prior * shift;
+            let p = &self.params;
+            // The shifted rate stays a rate, whatever the weight.
+            let old_rate = p.prior_rate(old);
+            let new_rate =
+                (old_rate + p.knowledge_weight * (p.prior_rate(new) - old_rate)).clamp(0.0, 1.0);
+            self.stats.rave_wins[c] += p.rave_prior * (new_rate - old_rate);
         }
     }
 
@@ -733,6 +741,44 @@ mod tests {
         // After one playout the root has one visit: the second playout applies `know=1` first.
         assert_ne!(with(1), with(0));
         assert_eq!(with(7), with(0));
+    }
+
+    /// The knowledge weight scales each shift of rate, and a shifted rate stays within 0 and 1.
+    #[test]
+    fn the_knowledge_weight_scales_the_shift() {
+        let mut pos = Nogo::new(NogoRules::default());
+        for m in [1, 80, 9, 62] {
+            pos.play(m);
+        }
+        let cheap = pos.clone().expansion_moves();
+        let refined = pos.clone().knowledge().expect("NoGo has knowledge");
+        for weight in [0.0f32, 0.5, 6.0] {
+            let params = MctsParams {
+                knowledge_after: 0,
+                knowledge_weight: weight,
+                ..MctsParams::default()
+            };
+            let mut mcts = Mcts::new(pos.clone(), params, 8);
+            mcts.search(Limits::iterations(200));
+            let root = mcts.root;
+            let before: Vec<f32> = mcts
+                .children(root)
+                .map(|c| mcts.stats.rave_wins[c])
+                .collect();
+            mcts.apply_knowledge(root, &mut pos.clone());
+            let mut clamped = 0;
+            for (i, c) in mcts.children(root).enumerate() {
+                let old = params.prior_rate(cheap[i].1);
+                let raw = old + weight * (params.prior_rate(refined[i].1) - old);
+                clamped += (raw < 0.0) as u32;
+                let want = before[i] + params.rave_prior * (raw.clamp(0.0, 1.0) - old);
+                let got = mcts.stats.rave_wins[c];
+                assert!((got - want).abs() < 1e-3, "weight {weight}, child {i}");
+            }
+            // At six times the shift the worst moves (a point short) would fall below a rate of 0;
+            // at half of it none comes near.
+            assert_eq!(clamped > 0, weight == 6.0, "weight {weight}");
+        }
     }
 
     #[test]
