@@ -686,46 +686,60 @@ mod tests {
     }
 
     /// The game's knowledge moves each child's AMAF prior by the difference between the two
-    /// opinions, leaving what the playouts added, and a search asks for it once a node has the
-    /// visits set.
+    /// opinions, scaled by the knowledge weight and kept a rate within 0 and 1, leaving what the
+    /// playouts added (the AMAF visits included) as it was.
     #[test]
-    fn knowledge_shifts_the_priors_by_the_change_of_opinion() {
-        let params = MctsParams {
-            knowledge_after: 0,
-            ..MctsParams::default()
-        };
-        let mut mcts = Mcts::new(Nogo::new(NogoRules::default()), params, 8);
+    fn knowledge_shifts_the_priors_by_the_weighted_change_of_opinion() {
         let mut pos = Nogo::new(NogoRules::default());
         // Black makes an eye in the corner (0, 0) with stones at (1, 0) and (0, 1).
         for m in [1, 80, 9, 62] {
-            mcts.advance(m);
             pos.play(m);
         }
-        mcts.search(Limits::iterations(300));
-        let root = mcts.root;
-        let before: Vec<f32> = mcts
-            .children(root)
-            .map(|c| mcts.stats.rave_wins[c])
-            .collect();
-        let visits: Vec<f32> = mcts
-            .children(root)
-            .map(|c| mcts.stats.rave_visits[c])
-            .collect();
         let cheap = pos.clone().expansion_moves();
         let refined = pos.clone().knowledge().expect("NoGo has knowledge");
-        mcts.apply_knowledge(root, &mut pos.clone());
-        let mut moved = 0;
-        for (i, c) in mcts.children(root).enumerate() {
-            let want = before[i]
-                + params.rave_prior
-                    * (params.prior_rate(refined[i].1) - params.prior_rate(cheap[i].1));
-            assert!((mcts.stats.rave_wins[c] - want).abs() < 1e-3, "child {i}");
-            assert_eq!(mcts.stats.rave_visits[c], visits[i]);
-            moved += (mcts.stats.rave_wins[c] != before[i]) as u32;
+        for weight in [0.0f32, 0.5, 1.0, 6.0] {
+            let params = MctsParams {
+                knowledge_after: 0,
+                knowledge_weight: weight,
+                ..MctsParams::default()
+            };
+            let mut mcts = Mcts::new(pos.clone(), params, 8);
+            mcts.search(Limits::iterations(300));
+            let root = mcts.root;
+            let before: Vec<(f32, f32)> = mcts
+                .children(root)
+                .map(|c| (mcts.stats.rave_visits[c], mcts.stats.rave_wins[c]))
+                .collect();
+            mcts.apply_knowledge(root, &mut pos.clone());
+            let (mut moved, mut clamped) = (0, 0);
+            for (i, c) in mcts.children(root).enumerate() {
+                let old = params.prior_rate(cheap[i].1);
+                let raw = old + weight * (params.prior_rate(refined[i].1) - old);
+                clamped += (raw < 0.0) as u32;
+                let want = before[i].1 + params.rave_prior * (raw.clamp(0.0, 1.0) - old);
+                let got = mcts.stats.rave_wins[c];
+                assert!((got - want).abs() < 1e-3, "weight {weight}, child {i}");
+                assert_eq!(mcts.stats.rave_visits[c], before[i].0);
+                moved += (got != before[i].1) as u32;
+            }
+            assert_eq!(
+                moved > 0,
+                weight != 0.0,
+                "weight {weight}: {moved} priors moved"
+            );
+            // At six times the shift the worst moves (a point short) would fall below a rate of 0;
+            // at the weights up to 1 none comes near.
+            assert_eq!(clamped > 0, weight == 6.0, "weight {weight}");
         }
-        assert!(moved > 0, "some prior changed");
+    }
 
-        // In a search, a node gets the knowledge when it reaches the visits set.
+    /// In a search, a node gets the knowledge when it reaches the visits set, and not before.
+    #[test]
+    fn a_search_asks_for_knowledge_at_the_visits_set() {
+        let mut pos = Nogo::new(NogoRules::default());
+        for m in [1, 80, 9, 62] {
+            pos.play(m);
+        }
         let with = |k: u32| {
             let p = MctsParams {
                 knowledge_after: k,
@@ -741,44 +755,6 @@ mod tests {
         // After one playout the root has one visit: the second playout applies `know=1` first.
         assert_ne!(with(1), with(0));
         assert_eq!(with(7), with(0));
-    }
-
-    /// The knowledge weight scales each shift of rate, and a shifted rate stays within 0 and 1.
-    #[test]
-    fn the_knowledge_weight_scales_the_shift() {
-        let mut pos = Nogo::new(NogoRules::default());
-        for m in [1, 80, 9, 62] {
-            pos.play(m);
-        }
-        let cheap = pos.clone().expansion_moves();
-        let refined = pos.clone().knowledge().expect("NoGo has knowledge");
-        for weight in [0.0f32, 0.5, 6.0] {
-            let params = MctsParams {
-                knowledge_after: 0,
-                knowledge_weight: weight,
-                ..MctsParams::default()
-            };
-            let mut mcts = Mcts::new(pos.clone(), params, 8);
-            mcts.search(Limits::iterations(200));
-            let root = mcts.root;
-            let before: Vec<f32> = mcts
-                .children(root)
-                .map(|c| mcts.stats.rave_wins[c])
-                .collect();
-            mcts.apply_knowledge(root, &mut pos.clone());
-            let mut clamped = 0;
-            for (i, c) in mcts.children(root).enumerate() {
-                let old = params.prior_rate(cheap[i].1);
-                let raw = old + weight * (params.prior_rate(refined[i].1) - old);
-                clamped += (raw < 0.0) as u32;
-                let want = before[i] + params.rave_prior * (raw.clamp(0.0, 1.0) - old);
-                let got = mcts.stats.rave_wins[c];
-                assert!((got - want).abs() < 1e-3, "weight {weight}, child {i}");
-            }
-            // At six times the shift the worst moves (a point short) would fall below a rate of 0;
-            // at half of it none comes near.
-            assert_eq!(clamped > 0, weight == 6.0, "weight {weight}");
-        }
     }
 
     #[test]
