@@ -43,6 +43,26 @@ fn single_mask(set: u128) -> u128 {
     0u128.wrapping_sub(single as u128)
 }
 
+/// The points of the board's first column (`x == 0`) and of its last.
+const FIRST_COLUMN: u128 = {
+    let mut m = 0;
+    let mut y = 0;
+    while y < SIZE {
+        m |= 1u128 << (y * SIZE);
+        y += 1;
+    }
+    m
+};
+const LAST_COLUMN: u128 = FIRST_COLUMN << (SIZE - 1);
+
+/// The points next to at least one point of `set`: the set shifted a step each way, without
+/// wrapping from one row's end to the next row's start.
+#[inline(always)]
+fn touching(set: u128) -> u128 {
+    let sideways = ((set & !LAST_COLUMN) << 1) | ((set & !FIRST_COLUMN) >> 1);
+    (sideways | (set << SIZE) | (set >> SIZE)) & BOARD
+}
+
 /// The set holding only `p` (at compile time too).
 const fn const_bit(p: usize) -> u128 {
     1u128 << p
@@ -213,12 +233,15 @@ impl Nogo {
     }
 
     /// `stone_rules_allow` for both colours at once (the playout asks both about each point):
-    /// the neighbourhood is looked at once.
+    /// the neighbourhood is looked at once. `empty` must be `self.empty()`: the playout keeps it
+    /// in a register, where reading it back from the stone boards just written would wait on
+    /// the stores.
     #[inline(always)]
-    pub fn stone_rules_allow_both(&self, p: Point) -> [bool; 2] {
+    pub fn stone_rules_allow_both(&self, p: Point, empty: u128) -> [bool; 2] {
+        debug_assert_eq!(empty, self.empty());
         let pb = bit(p as usize);
         let not_capture = [self.atari[1] & pb == 0, self.atari[0] & pb == 0];
-        if TABLES.mask[p as usize] & self.empty() != 0 {
+        if TABLES.mask[p as usize] & empty != 0 {
             return not_capture;
         }
         [
@@ -251,11 +274,19 @@ impl Nogo {
     /// Examines every point not yet banned for `c` and bans the illegal ones; afterwards
     /// `empty & !banned(c)` is exactly `c`'s legal moves (opening centre rule aside).
     pub fn refresh_bans(&mut self, c: Color) {
-        for p in bits(self.empty() & !self.ban[c.index()]) {
+        // `stone_rules_allow` over the whole board at once: a point that is the last liberty
+        // of an opposing group is illegal, one with an empty neighbour is otherwise legal, and
+        // only the few points surrounded by stones are looked at one by one.
+        let empty = self.empty();
+        let open = empty & !self.ban[c.index()];
+        let captures = open & self.atari[c.opponent().index()];
+        let mut illegal = captures;
+        for p in bits(open & !captures & !touching(empty)) {
             if !self.stone_rules_allow(p as Point, c) {
-                self.ban[c.index()] |= bit(p);
+                illegal |= bit(p);
             }
         }
+        self.ban[c.index()] |= illegal;
     }
 
     /// Refreshes the bans of both colours and returns the side to move's legal points (the
@@ -295,10 +326,14 @@ impl Nogo {
         let p = p as usize;
         let pb = bit(p);
         debug_assert!(self.empty() & pb != 0, "place on an occupied point");
-        self.stones[c.index()] |= pb;
+        // Both boards are read before the new stone is stored: reading one back right after a
+        // store to it waits for the store (the halves of a 128-bit value do not forward).
+        let (mine, theirs) = (self.stones[c.index()], self.stones[o.index()]);
+        let empty = !(mine | theirs | pb) & BOARD;
+        self.stones[c.index()] = mine | pb;
         let near = TABLES.mask[p];
         // Opposing neighbours lose the liberty `p`; one left to any of them makes it an atari point.
-        let mut enemies = near & self.stones[o.index()];
+        let mut enemies = near & theirs;
         while enemies != 0 {
             let r = self.find(enemies.trailing_zeros() as usize);
             enemies &= enemies - 1;
@@ -307,8 +342,8 @@ impl Nogo {
             self.atari[o.index()] |= l & single_mask(l);
         }
         // The new stone joins every friendly neighbour group; the first one's root stays root.
-        let mut libs = near & self.empty();
-        let mut friends = near & self.stones[c.index()];
+        let mut libs = near & empty;
+        let mut friends = near & mine;
         let root = if friends != 0 {
             self.find(friends.trailing_zeros() as usize)
         } else {
@@ -413,5 +448,22 @@ impl std::fmt::Display for Nogo {
     /// A plain diagram, `x` to the right and `y` downwards: `X` Black, `O` White, `.` empty.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         super::write_diagram(f, SIZE, |x, y| self.color_at(point(x, y)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn touching_a_point_is_its_neighbours_and_touching_a_set_their_union() {
+        for p in 0..POINTS {
+            assert_eq!(touching(bit(p)), neighbour_mask(p as Point), "point {p}");
+        }
+        let set = bit(0) | bit(40) | bit(44) | bit(80);
+        let union = [0, 40, 44, 80]
+            .iter()
+            .fold(0, |m, &p| m | neighbour_mask(p as Point));
+        assert_eq!(touching(set), union);
     }
 }

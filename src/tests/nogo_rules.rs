@@ -745,7 +745,7 @@ fn compare(g: &Nogo, r: &RefBoard, keys: &[[u64; POINTS]; 2], ctx: &str) -> [u12
             );
         }
         if r.at(p).is_none() {
-            let both = g.stone_rules_allow_both(pt);
+            let both = g.stone_rules_allow_both(pt, g.empty());
             for c in [BLACK, WHITE] {
                 let want = stone_legal[c.index()] & bit(p) != 0;
                 assert_eq!(

@@ -47,23 +47,20 @@ impl Playout for Nogo {
         rollout_body(self, rng, played)
     }
 
-    fn expansion_moves(&mut self) -> Vec<(Point, Hint)> {
+    fn expansion_moves(&mut self, out: &mut Vec<(Point, Hint)>) {
         let open = self.refreshed_legal();
         // A point the opponent can never take is the mover's reserve: playing it now spends a
         // move that would still be there later.
         let reserve = self.banned(self.side_to_move().opponent());
-        bits(open)
-            .map(|p| {
-                (
-                    p as Point,
-                    if reserve & bit(p) != 0 {
-                        Hint::Weak
-                    } else {
-                        Hint::Neutral
-                    },
-                )
-            })
-            .collect()
+        out.clear();
+        out.extend(bits(open).map(|p| {
+            let hint = if reserve & bit(p) != 0 {
+                Hint::Weak
+            } else {
+                Hint::Neutral
+            };
+            (p as Point, hint)
+        }));
     }
 
     fn knowledge(&mut self) -> Option<Vec<(Point, Hint)>> {
@@ -109,13 +106,14 @@ fn rollout_body(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> O
         n += 1;
     }
     let mut me = pos.side_to_move();
+    let mut empty = pos.empty();
     while n > 0 {
         let i = ((rng.next_u32() as u64 * n as u64) >> 32) as usize;
         let p = list[i];
         n -= 1;
         list[i] = list[n];
         let them = me.opponent();
-        let allowed = pos.stone_rules_allow_both(p);
+        let allowed = pos.stone_rules_allow_both(p, empty);
         let (mine, theirs) = (allowed[me.index()], allowed[them.index()]);
         // Record what was learnt without branching on it (these outcomes are unpredictable).
         pos.ban_where(me, p, !mine);
@@ -123,6 +121,7 @@ fn rollout_body(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> O
         if mine && theirs {
             played[me.index()] |= bit(p as usize);
             pos.place(p);
+            empty &= !bit(p as usize);
             me = them;
         }
     }
@@ -202,7 +201,7 @@ mod tests {
                 pos.play(moves[(rng.next_u32() as usize) % moves.len()]);
                 if game % 2 == 0 {
                     // Half the playouts start from positions whose ban masks the tree refreshed.
-                    pos.expansion_moves();
+                    pos.expansion_moves(&mut Vec::new());
                 }
             }
             if pos.outcome().is_some() {
