@@ -9,6 +9,7 @@
 //! point's value hardly depends on when it is played. The move played is the most-visited one.
 //! The tree can be kept between turns: `advance` re-roots it on the moves actually played.
 
+use super::arena_memory;
 use super::clock::Limits;
 use crate::game::bitset::bit;
 use crate::game::{Color, Game, Outcome};
@@ -75,13 +76,12 @@ pub trait Playout: Game {
     /// Plays the game out to its end with the game's own policy, recording in `played` the
     /// moves each colour made, and returns the result.
     fn rollout(&mut self, rng: &mut SmallRng, played: &mut [Self::Set; 2]) -> Outcome;
-    /// Legal moves for expanding a tree node, each with the game's first opinion of it; may
-    /// refresh caches in the position.
-    fn expansion_moves(&mut self) -> Vec<(Self::Move, Hint)> {
-        self.legal_moves()
-            .into_iter()
-            .map(|m| (m, Hint::Neutral))
-            .collect()
+    /// Legal moves for expanding a tree node, each with the game's first opinion of it, in
+    /// `out` (cleared first: the search hands the same buffer to every expansion); may refresh
+    /// caches in the position.
+    fn expansion_moves(&mut self, out: &mut Vec<(Self::Move, Hint)>) {
+        out.clear();
+        out.extend(self.legal_moves().into_iter().map(|m| (m, Hint::Neutral)));
     }
     /// Dearer opinions of the same moves as `expansion_moves`, in the same order, asked for
     /// once a node has proved worth it (`MctsParams::knowledge_after` visits). `None`: the game
@@ -252,7 +252,15 @@ pub struct Mcts<G: Playout> {
     /// after our answer instead, it would run after Botzone has frozen the process and be
     /// charged, unseen by our clock, to the next turn.)
     root: usize,
+    /// The buffer every expansion fills with its moves (one allocation per search, not one
+    /// per expansion).
+    moves: Vec<(G::Move, Hint)>,
+    /// The arena's columns have their pages in up to this many nodes (see `arena_memory`).
+    populated: usize,
 }
+
+/// Nodes whose pages are brought in at a time, ahead of the arena's end.
+const POPULATE_AHEAD: usize = 32 * 1024;
 
 /// Compact the arena at the start of a search once it is this full.
 const COMPACT_AT: f64 = 0.5;
@@ -266,7 +274,17 @@ impl<G: Playout> Mcts<G> {
             params,
             rng: SmallRng::seed_from_u64(seed),
             root: 0,
+            moves: Vec::new(),
+            populated: 0,
         };
+        // The arena never holds more than `max_nodes`, so its columns are given that room once
+        // and never move (growing by doubling copied every column at each step).
+        let n = params.max_nodes;
+        arena_memory::reserve(&mut m.nodes, n);
+        arena_memory::reserve(&mut m.stats.visits, n);
+        arena_memory::reserve(&mut m.stats.wins, n);
+        arena_memory::reserve(&mut m.stats.rave_visits, n);
+        arena_memory::reserve(&mut m.stats.rave_wins, n);
         m.reset_tree();
         m
     }
@@ -332,7 +350,14 @@ impl<G: Playout> Mcts<G> {
     }
 
     fn expand(&mut self, n: usize, pos: &mut G) {
-        let moves = pos.expansion_moves();
+        let mut moves = std::mem::take(&mut self.moves);
+        pos.expansion_moves(&mut moves);
+        self.add_children(n, &moves);
+        self.moves = moves;
+    }
+
+    /// Makes `moves` the children of `n`, each with its AMAF prior (unless the arena is full).
+    fn add_children(&mut self, n: usize, moves: &[(G::Move, Hint)]) {
         self.nodes[n].expanded = true;
         if self.nodes.len() + moves.len() > self.params.max_nodes {
             self.nodes[n].expanded = false;
@@ -352,6 +377,22 @@ impl<G: Playout> Mcts<G> {
             .extend(moves.iter().map(|&(_, h)| p.rave_prior * p.prior_rate(h)));
         self.nodes[n].first_child = first as u32;
         self.nodes[n].num_children = moves.len() as u16;
+        if end > self.populated {
+            self.populate_ahead(end);
+        }
+    }
+
+    /// Brings in the pages of the next `POPULATE_AHEAD` nodes past `end` in every column.
+    #[cold]
+    fn populate_ahead(&mut self, end: usize) {
+        let (from, to) = (self.populated.max(end), end + POPULATE_AHEAD);
+        let st = &self.stats;
+        arena_memory::populate(&self.nodes, self.nodes.capacity(), from, to);
+        arena_memory::populate(&st.visits, st.visits.capacity(), from, to);
+        arena_memory::populate(&st.wins, st.wins.capacity(), from, to);
+        arena_memory::populate(&st.rave_visits, st.rave_visits.capacity(), from, to);
+        arena_memory::populate(&st.rave_wins, st.rave_wins.capacity(), from, to);
+        self.populated = to;
     }
 
     /// Moves the AMAF prior of `n`'s children from the expansion's cheap hints to the game's
@@ -360,12 +401,19 @@ impl<G: Playout> Mcts<G> {
         let Some(refined) = pos.knowledge() else {
             return;
         };
-        let cheap = pos.expansion_moves();
+        let mut cheap = std::mem::take(&mut self.moves);
+        pos.expansion_moves(&mut cheap);
+        self.shift_priors(n, &refined, &cheap);
+        self.moves = cheap;
+    }
+
+    /// `apply_knowledge`'s work, from the cheap and the refined opinions of `n`'s children.
+    fn shift_priors(&mut self, n: usize, refined: &[(G::Move, Hint)], cheap: &[(G::Move, Hint)]) {
         let range = self.children(n);
         if refined.len() != range.len() || cheap.len() != range.len() {
             return;
         }
-        for ((c, (m, new)), (_, old)) in range.zip(refined).zip(cheap) {
+        for ((c, &(m, new)), &(_, old)) in range.zip(refined).zip(cheap) {
             debug_assert!(self.nodes[c].mv == m);
             let p = &self.params;
             // The shifted rate stays a rate, whatever the weight.
@@ -376,6 +424,7 @@ impl<G: Playout> Mcts<G> {
         }
     }
 
+    #[inline(always)]
     fn select_child(&self, n: usize) -> usize {
         let p = &self.params;
         let parent_visits = self.stats.visits[n].max(1) as f32;
@@ -388,7 +437,7 @@ impl<G: Playout> Mcts<G> {
         let rave_wins = &st.rave_wins[range];
         let mut scores = [0f32; SCORE_BLOCK];
         let mut best = usize::MAX;
-        let mut best_score = f32::NEG_INFINITY;
+        let mut best_key = 0;
         for start in (0..visits.len()).step_by(SCORE_BLOCK) {
             let end = (start + SCORE_BLOCK).min(visits.len());
             let out = &mut scores[..end - start];
@@ -404,11 +453,13 @@ impl<G: Playout> Mcts<G> {
                     blended_scores(out, block, p.exploration * parent_visits.ln().sqrt(), p)
                 }
             }
-            for (i, &score) in out.iter().enumerate() {
-                if score > best_score {
-                    best_score = score;
-                    best = first + start + i;
-                }
+            // The block's best in two passes that vectorize (a maximum, then where it is)
+            // rather than one whose every step waited on the step before.
+            let top = out.iter().fold(0, |m, &s| m.max(order_key(s)));
+            if top > best_key {
+                best_key = top;
+                let at = out.iter().position(|&s| order_key(s) == top).unwrap_or(0);
+                best = first + start + at;
             }
         }
         best
@@ -416,6 +467,28 @@ impl<G: Playout> Mcts<G> {
 
     /// Runs playouts until the limits say stop, then reports the most-visited move.
     pub fn search(&mut self, limits: Limits) -> SearchReport<G::Move> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            // SAFETY: the CPU has just been checked for the features the copy is compiled with.
+            return unsafe { self.search_avx2(limits) };
+        }
+        self.search_body(limits)
+    }
+
+    /// The search compiled for CPUs with AVX2: the selection scores and the AMAF update, inlined
+    /// here, run eight children to an instruction instead of four. Same arithmetic, same moves.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
+    unsafe fn search_avx2(&mut self, limits: Limits) -> SearchReport<G::Move> {
+        self.search_body(limits)
+    }
+
+    #[inline(always)]
+    fn search_body(&mut self, limits: Limits) -> SearchReport<G::Move> {
         let start = Instant::now();
         let mut playouts = 0u64;
         let mut path: Vec<(usize, Color)> = Vec::with_capacity(128);
@@ -450,6 +523,7 @@ impl<G: Playout> Mcts<G> {
         self.report(playouts, start.elapsed())
     }
 
+    #[inline(always)]
     fn iterate(&mut self, path: &mut Vec<(usize, Color)>) {
         let mut pos = self.root_pos.clone();
         let mut played = [G::Set::default(); 2];
@@ -481,6 +555,7 @@ impl<G: Playout> Mcts<G> {
         self.backup(path, outcome, played);
     }
 
+    #[inline(always)]
     fn backup(&mut self, path: &[(usize, Color)], outcome: Outcome, mut played: [G::Set; 2]) {
         let score = |c: Color| match outcome {
             Outcome::Win(w) if w == c => 1.0,
@@ -547,6 +622,15 @@ impl<G: Playout> Mcts<G> {
             principal_variation: pv,
         }
     }
+}
+
+/// A key that orders floats as numbers when compared as integers (negative ones below
+/// positive ones, -0 just below +0), so that a block's maximum is an integer maximum. Every
+/// score's key is above 0, the key no child has.
+#[inline(always)]
+fn order_key(x: f32) -> u32 {
+    let b = x.to_bits();
+    b ^ (((b as i32) >> 31) as u32 | 0x8000_0000)
 }
 
 /// One block of siblings' statistics: visits, wins, AMAF visits, AMAF wins.
@@ -695,7 +779,8 @@ mod tests {
         for m in [1, 80, 9, 62] {
             pos.play(m);
         }
-        let cheap = pos.clone().expansion_moves();
+        let mut cheap = Vec::new();
+        pos.clone().expansion_moves(&mut cheap);
         let refined = pos.clone().knowledge().expect("NoGo has knowledge");
         for weight in [0.0f32, 0.5, 1.0, 6.0] {
             let params = MctsParams {

@@ -177,7 +177,9 @@ mod tests {
     #[test]
     fn the_opening_centre_rule_holds_in_tree_and_playouts() {
         let mut pos = Nogo::new(NogoRules { centre_ban: true });
-        let moves: Vec<Point> = pos.expansion_moves().into_iter().map(|(m, _)| m).collect();
+        let mut expansion = Vec::new();
+        pos.expansion_moves(&mut expansion);
+        let moves: Vec<Point> = expansion.into_iter().map(|(m, _)| m).collect();
         assert_eq!(moves.len(), 80);
         assert!(!moves.contains(&point(4, 4)));
         // Playouts from the empty board start with the rule in force and still end properly.
