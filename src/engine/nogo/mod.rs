@@ -80,7 +80,12 @@ impl Engine<Nogo> for NogoEngine {
         let seed = self.config.seed ^ (self.games << 32) ^ pos.ply() as u64;
         let tree = match &mut self.tree {
             Some(t) if t.root_position().hash() == pos.hash() => t,
-            slot => slot.insert(Mcts::new(pos.clone(), self.config.mcts, seed)),
+            slot => {
+                // The old tree goes before the new one is made: each reserves the arena's
+                // whole size, and two at once would count double against a memory limit.
+                *slot = None;
+                slot.insert(Mcts::new(pos.clone(), self.config.mcts, seed))
+            }
         };
         let report = tree.search(limits);
         if !self.config.reuse_tree {
