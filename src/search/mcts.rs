@@ -9,6 +9,7 @@
 //! point's value hardly depends on when it is played. The move played is the most-visited one.
 //! The tree can be kept between turns: `advance` re-roots it on the moves actually played.
 
+use super::amaf;
 use super::arena_memory;
 use super::clock::Limits;
 use crate::game::bitset::bit;
@@ -183,9 +184,12 @@ struct Node<M> {
 
 /// The statistics of every node, a column each, indexed like the nodes. Selection reads four
 /// columns over a run of siblings, which the compiler turns into vector arithmetic; the AMAF
-/// update reads and writes only the two AMAF columns.
+/// update reads the slots and writes only the two AMAF columns.
 #[derive(Clone, Debug, Default)]
 struct Stats {
+    /// The slot (`Playout::slot`) of the node's move, a byte each and side by side, so that
+    /// the AMAF update looks up a run of siblings sixteen at a time (`amaf`).
+    slots: Vec<u8>,
     visits: Vec<u32>,
     /// Wins of the player who made the node's move, draws counted half.
     wins: Vec<f32>,
@@ -196,6 +200,7 @@ struct Stats {
 
 impl Stats {
     fn push(&mut self, rave_visits: f32, rave_wins: f32) {
+        self.slots.push(0);
         self.visits.push(0);
         self.wins.push(0.0);
         self.rave_visits.push(rave_visits);
@@ -207,6 +212,7 @@ impl Stats {
     }
 
     fn truncate(&mut self, len: usize) {
+        self.slots.truncate(len);
         self.visits.truncate(len);
         self.wins.truncate(len);
         self.rave_visits.truncate(len);
@@ -214,6 +220,7 @@ impl Stats {
     }
 
     fn copy(&mut self, from: usize, to: usize) {
+        self.slots[to] = self.slots[from];
         self.visits[to] = self.visits[from];
         self.wins[to] = self.wins[from];
         self.rave_visits[to] = self.rave_visits[from];
@@ -281,6 +288,7 @@ impl<G: Playout> Mcts<G> {
         // and never move (growing by doubling copied every column at each step).
         let n = params.max_nodes;
         arena_memory::reserve(&mut m.nodes, n);
+        arena_memory::reserve(&mut m.stats.slots, n);
         arena_memory::reserve(&mut m.stats.visits, n);
         arena_memory::reserve(&mut m.stats.wins, n);
         arena_memory::reserve(&mut m.stats.rave_visits, n);
@@ -370,6 +378,9 @@ impl<G: Playout> Mcts<G> {
         let p = &self.params;
         let end = first + moves.len();
         let st = &mut self.stats;
+        // Slots are below `MAX_SLOTS` (128), so each fits a byte.
+        st.slots
+            .extend(moves.iter().map(|&(m, _)| G::slot(m) as u8));
         st.visits.resize(end, 0);
         st.wins.resize(end, 0.0);
         st.rave_visits.resize(end, p.rave_prior);
@@ -388,6 +399,7 @@ impl<G: Playout> Mcts<G> {
         let (from, to) = (self.populated.max(end), end + POPULATE_AHEAD);
         let st = &self.stats;
         arena_memory::populate(&self.nodes, self.nodes.capacity(), from, to);
+        arena_memory::populate(&st.slots, st.slots.capacity(), from, to);
         arena_memory::populate(&st.visits, st.visits.capacity(), from, to);
         arena_memory::populate(&st.wins, st.wins.capacity(), from, to);
         arena_memory::populate(&st.rave_visits, st.rave_visits.capacity(), from, to);
@@ -577,18 +589,15 @@ impl<G: Playout> Mcts<G> {
             }
             let mine = &masks[to_move.index()];
             let s = score(to_move);
-            // Branch-free: about half the children match, which a branch would mispredict. The
-            // increments are bit patterns masked by the member's byte, because the compiler
-            // turned a multiplication by the hit (0.0 or 1.0) back into a branch.
-            let (one, win) = (1.0f32.to_bits(), s.to_bits());
             let range = self.children(n);
-            let rave_visits = &mut self.stats.rave_visits[range.clone()];
-            let rave_wins = &mut self.stats.rave_wins[range.clone()];
-            for ((ch, rv), rw) in self.nodes[range].iter().zip(rave_visits).zip(rave_wins) {
-                let hit = mine[G::slot(ch.mv)] as i8 as i32 as u32;
-                *rv += f32::from_bits(one & hit);
-                *rw += f32::from_bits(win & hit);
-            }
+            let st = &mut self.stats;
+            amaf::update(
+                &st.slots[range.clone()],
+                mine,
+                &mut st.rave_visits[range.clone()],
+                &mut st.rave_wins[range],
+                s,
+            );
         }
     }
 

@@ -1,5 +1,6 @@
 //! Game-independent search machinery: time budgets, node budgets and Monte-Carlo tree search.
 
+pub mod amaf;
 pub mod arena_memory;
 pub mod budget;
 pub mod clock;
