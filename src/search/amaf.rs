@@ -8,13 +8,16 @@
 //! depends on another load; on AVX2 CPUs sixteen children are looked up at once with byte
 //! shuffles over the table's eight 16-byte rows.
 
-/// A move set a byte a slot (0xff for a member), as `MoveSet::byte_mask` makes it.
-pub type Table = [u8; 128];
+use super::mcts::{ByteMask, MAX_SLOTS};
+
+// The shuffles below read the table as eight rows of sixteen.
+const _: () = assert!(MAX_SLOTS == 128);
 
 /// Adds 1 to `visits[i]` and `win` to `wins[i]` for every `i` whose slot `slots[i]` is marked
-/// in `mine`. The three slices have the same length; slots are below 128.
+/// in `mine` (a move set a byte a slot, as `MoveSet::byte_mask` makes it). The three slices
+/// have the same length; slots are below `MAX_SLOTS`.
 #[inline(always)]
-pub fn update(slots: &[u8], mine: &Table, visits: &mut [f32], wins: &mut [f32], win: f32) {
+pub fn update(slots: &[u8], mine: &ByteMask, visits: &mut [f32], wins: &mut [f32], win: f32) {
     debug_assert!(slots.len() == visits.len() && slots.len() == wins.len());
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
@@ -28,10 +31,16 @@ pub fn update(slots: &[u8], mine: &Table, visits: &mut [f32], wins: &mut [f32], 
 /// mispredict. The increments are bit patterns masked by the member's byte, because the
 /// compiler turned a multiplication by the hit (0.0 or 1.0) back into a branch.
 #[inline(always)]
-fn update_one_by_one(slots: &[u8], mine: &Table, visits: &mut [f32], wins: &mut [f32], win: f32) {
+fn update_one_by_one(
+    slots: &[u8],
+    mine: &ByteMask,
+    visits: &mut [f32],
+    wins: &mut [f32],
+    win: f32,
+) {
     let (one, win) = (1.0f32.to_bits(), win.to_bits());
     for ((&slot, v), w) in slots.iter().zip(visits).zip(wins) {
-        let hit = mine[slot as usize & 127] as i8 as i32 as u32;
+        let hit = mine[slot as usize & (MAX_SLOTS - 1)] as i8 as i32 as u32;
         *v += f32::from_bits(one & hit);
         *w += f32::from_bits(win & hit);
     }
@@ -45,7 +54,13 @@ fn update_one_by_one(slots: &[u8], mine: &Table, visits: &mut [f32], wins: &mut 
 /// the portable ones, bit for bit.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn update_avx2(slots: &[u8], mine: &Table, visits: &mut [f32], wins: &mut [f32], win: f32) {
+unsafe fn update_avx2(
+    slots: &[u8],
+    mine: &ByteMask,
+    visits: &mut [f32],
+    wins: &mut [f32],
+    win: f32,
+) {
     use std::arch::x86_64::*;
     let rows: [__m128i; 8] =
         std::array::from_fn(|k| _mm_loadu_si128(mine[16 * k..].as_ptr() as *const __m128i));

