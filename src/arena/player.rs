@@ -318,6 +318,7 @@ impl ArenaGame for Connect6 {
                         "lmr" => config.width.lmr = v as usize,
                         "vcdt" => config.vcdt_depth = v as u8,
                         "safety" => config.safety_depth = v as u8,
+                        "research" => config.safety_research = v != 0.0,
                         "singles" => config.singles = v as u8,
                         "single_depth" => config.single_depth = v as u8,
                         "share" => config.vcdt_share = v,
@@ -342,7 +343,7 @@ impl ArenaGame for Connect6 {
                         _ => {
                             return Err(format!(
                                 "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
-                                 pvs, lmr, vcdt, safety, singles, single_depth, share, ab_share, deepen, stretch, \
+                                 pvs, lmr, vcdt, safety, research, singles, single_depth, share, ab_share, deepen, stretch, \
                                  drop, depth, variety, variety_plies, w2, w3, w4, w5, tempo, mover1, waiter1, mover2, \
                                  waiter2, own, theirs)"
                             ))

@@ -38,6 +38,9 @@ pub struct Connect6Config {
     pub vcdt_depth: u8,
     /// Deepest check of our chosen turn against the opponent's VCDT, in its turns.
     pub safety_depth: u8,
+    /// When the chosen turn fails that check, search the candidates that pass it again among
+    /// themselves (false: play the first that passes, in alpha-beta's order).
+    pub safety_research: bool,
     /// Single threats allowed in a line of the threat searches (ours and the safety check's) once
     /// the exact VCDT has found nothing; 0 keeps them exact.
     pub singles: u8,
@@ -76,6 +79,8 @@ impl Default for Connect6Config {
             width: Width::default(),
             vcdt_depth: 8,
             safety_depth: 10,
+            // Measured without a gain (see the README's strength notes): off.
+            safety_research: false,
             // Measured without a gain so far (see the README's strength notes): off.
             singles: 0,
             single_depth: 6,
@@ -116,6 +121,7 @@ pub struct Connect6Engine {
 }
 
 /// What the search concluded about a turn, for the decision's summary.
+#[derive(Debug)]
 struct Choice {
     turn: Turn,
     /// From our side: positive is good; beyond `WIN_BOUND` a proved win.
@@ -219,9 +225,17 @@ impl Connect6Engine {
     }
 
     /// Alpha-beta sees only as deep as it got; a double-threat attack of the opponent can be
-    /// longer. So the chosen turn, and if need be the next best ones, are checked with the
-    /// opponent's VCDT search, and the first turn after which the opponent has none is played.
-    /// A proved win needs no check; if every candidate loses, the search's choice stays.
+    /// longer. So the chosen turn is checked with the opponent's VCDT search, deepened while
+    /// the time lasts, and kept if the opponent has none at the deepest depth completed. A
+    /// proved win needs no check.
+    ///
+    /// If the chosen turn loses that way, the first of the next turns in alpha-beta's order
+    /// that survives is played. That order is a guess below the best (those values are only
+    /// bounds, and a turn alpha-beta itself proved lost can come next), so with
+    /// `safety_research` the survivors are instead searched again among themselves, with the
+    /// time a whole-game clock can lend, and the best of them is played. If every candidate
+    /// loses at some depth, the answer of the depth before stands (the loss may be beyond what
+    /// the opponent will see).
     fn avoid_forced_loss(
         &mut self,
         board: &mut Board,
@@ -236,47 +250,84 @@ impl Connect6Engine {
             .chain(ranked.into_iter().filter(|t| *t != choice.turn))
             .take(SAFETY_CANDIDATES)
             .collect();
-        // Deepened while the time lasts: the first candidate the opponent cannot beat by
-        // double threats at the deepest depth completed is played. If at some depth every
-        // candidate loses, the answer of the depth before stands (the loss may be beyond what
-        // the opponent will see).
-        let mut safe: Option<Turn> = None;
+        // The first candidate that survives at each depth, and the deepest depth at which one
+        // did.
+        let mut safe: Option<(Turn, Reach)> = None;
         for reach in self.threat_reaches(3, self.config.safety_depth) {
-            let mut found = None;
-            for turn in &candidates {
-                for &s in turn {
-                    board.play(s);
-                }
-                let lost = board.pos.winner().is_none()
-                    && threats::find_threat_win(board, reach, budget, &mut self.threat_cache)
-                        .is_some();
-                for &s in turn.iter().rev() {
-                    board.undo(s);
-                }
-                if budget.stopped() {
-                    break;
-                }
-                if !lost {
-                    found = Some(turn.clone());
-                    break;
-                }
-            }
+            let found = candidates
+                .iter()
+                .find(|turn| !self.loses_to_threats(board, turn, reach, budget));
             if budget.stopped() {
                 break;
             }
             match found {
-                Some(turn) => safe = Some(turn),
+                Some(turn) => safe = Some((turn.clone(), reach)),
                 None => break,
             }
         }
-        match safe {
-            Some(turn) if turn != choice.turn => Choice {
-                turn,
+        let Some((first_safe, reach)) = safe.filter(|(turn, _)| *turn != choice.turn) else {
+            return choice;
+        };
+        if !self.config.safety_research {
+            return Choice {
+                turn: first_safe,
                 value: None,
                 depth: choice.depth,
-            },
-            _ => choice,
+            };
         }
+        if let Some(later) = budget.limits().stretch_to {
+            if budget.limits().stop_at.is_some_and(|t| later > t) {
+                budget.set_deadline(Some(later));
+            }
+        }
+        let mut survivors = vec![first_safe.clone()];
+        for turn in candidates.iter().filter(|&t| *t != first_safe) {
+            let lost = self.loses_to_threats(board, turn, reach, budget);
+            if budget.stopped() {
+                break;
+            }
+            if !lost {
+                survivors.push(turn.clone());
+            }
+        }
+        let t = Instant::now();
+        let (best, _, _) = self.alpha_beta(board, survivors, budget);
+        trace(|| {
+            format!(
+                "  safety replaced the choice: re-searched {:?} depth {} value {:?}",
+                t.elapsed(),
+                best.depth,
+                best.value
+            )
+        });
+        if best.depth == 0 {
+            // Nothing complete: the first survivor in alpha-beta's order.
+            return Choice {
+                turn: first_safe,
+                value: None,
+                depth: choice.depth,
+            };
+        }
+        best
+    }
+
+    /// Whether, after our `turn`, the opponent wins by threats within `reach`.
+    fn loses_to_threats(
+        &mut self,
+        board: &mut Board,
+        turn: &Turn,
+        reach: Reach,
+        budget: &mut Budget,
+    ) -> bool {
+        for &s in turn {
+            board.play(s);
+        }
+        let lost = board.pos.winner().is_none()
+            && threats::find_threat_win(board, reach, budget, &mut self.threat_cache).is_some();
+        for &s in turn.iter().rev() {
+            board.undo(s);
+        }
+        lost
     }
 
     /// Iteratively deepened VCDT search within its share of the time.
@@ -397,6 +448,20 @@ impl Connect6Engine {
             }
         }
         let unsettled = changed || falling(&values, self.config.unsettled_drop);
+        trace(|| {
+            let size = board.pos.size();
+            let name = |s: Stone| {
+                let (x, y) = (s as usize % size, s as usize / size);
+                format!("{}{}", (b'A' + x as u8) as char, (b'A' + y as u8) as char)
+            };
+            let top: Vec<String> = moves
+                .iter()
+                .zip(&last_scores)
+                .take(8)
+                .map(|(m, v)| format!("{} {v}", m.iter().map(|&s| name(s)).collect::<String>()))
+                .collect();
+            format!("  root {}", top.join(", "))
+        });
         if variety > 0 && best.value.is_some_and(|v| v.abs() < WIN_BOUND) && !last_scores.is_empty()
         {
             // Early in the game, any turn within `variety` of the best: games between the same
@@ -542,6 +607,83 @@ mod tests {
         assert!(falling(&[80, -40, 60], 20));
         assert!(falling(&[80, -40, 85, -60], 20));
         assert!(!falling(&[80, -40, 85, -59], 20));
+    }
+
+    /// Black to move after 19 stones of a game this engine lost to Cloudict (SAU letters, turn
+    /// by turn from Black's first stone), and a turn written in the same letters.
+    fn lost_game_at_19() -> (Connect6, impl Fn(&Connect6, &str) -> Turn) {
+        let mut pos = Connect6::new(Connect6Rules::SAU);
+        let turn = |pos: &Connect6, t: &str| -> Turn {
+            t.as_bytes()
+                .chunks(2)
+                .map(|c| pos.point((c[0] - b'A') as usize, (c[1] - b'A') as usize))
+                .collect()
+        };
+        for t in "JJ JKKJ ILIK KIII KLJL JILI GIMI MLLK HGNM HJLJ".split(' ') {
+            for s in turn(&pos, t) {
+                pos.play(s);
+            }
+        }
+        (pos, turn)
+    }
+
+    /// Alpha-beta's best turn there (LHKG) loses to White's double threats, and the next in its
+    /// order (JHGL, with only a bound for a value) is a loss alpha-beta proves at depth 9. The
+    /// first candidate that passes the threat check used to be played, JHGL; the survivors are
+    /// now searched again among themselves, and neither losing turn is chosen.
+    #[test]
+    fn a_rejected_choice_is_replaced_by_the_best_survivor() {
+        let (pos, turn) = lost_game_at_19();
+        let (lhkg, jhgl) = (turn(&pos, "LHKG"), turn(&pos, "JHGL"));
+        let mut board = Board::new(&pos);
+        let mut cache = ThreatCache::default();
+        let white_wins_after = |board: &mut Board, cache: &mut ThreatCache, t: &Turn| {
+            for &s in t {
+                board.play(s);
+            }
+            let mut budget = Budget::nodes(5_000_000);
+            let win = threats::find_threat_win(board, Reach::vcdt(10), &mut budget, cache);
+            for &s in t.iter().rev() {
+                board.undo(s);
+            }
+            win.is_some()
+        };
+        assert!(white_wins_after(&mut board, &mut cache, &lhkg));
+        assert!(!white_wins_after(&mut board, &mut cache, &jhgl));
+        let mut table = Table::new(16);
+        let mut budget = Budget::nodes(u64::MAX);
+        let mut searcher = Searcher {
+            board: &mut board,
+            table: &mut table,
+            budget: &mut budget,
+            width: Width::default(),
+        };
+        assert!(searcher.try_turn(&jhgl, 9, -WIN, WIN, 1) < -WIN_BOUND);
+
+        let ranked: Vec<Turn> = ["JHGL", "LLMK", "LLLG", "LLKG", "LHGL", "LHFL", "LLGL"]
+            .iter()
+            .map(|t| turn(&pos, t))
+            .collect();
+        let decide = |research: bool| {
+            let mut engine = Connect6Engine::new(Connect6Config {
+                safety_research: research,
+                variety: 0,
+                ..Connect6Config::default()
+            });
+            let choice = Choice {
+                turn: lhkg.clone(),
+                value: Some(65),
+                depth: 9,
+            };
+            let mut board = Board::new(&pos);
+            let mut budget = Budget::nodes(300_000);
+            engine.avoid_forced_loss(&mut board, choice, ranked.clone(), &mut budget)
+        };
+        assert_eq!(decide(false).turn, jhgl);
+        let chosen = decide(true);
+        assert!(chosen.turn != lhkg && chosen.turn != jhgl, "{chosen:?}");
+        assert!(chosen.value.is_some_and(|v| v > -WIN_BOUND), "{chosen:?}");
+        assert!(!white_wins_after(&mut board, &mut cache, &chosen.turn));
     }
 
     /// With stretching on, a turn given a loan ends by the loan's end; without a loan it ends
