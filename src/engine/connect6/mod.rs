@@ -250,24 +250,26 @@ impl Connect6Engine {
             .chain(ranked.into_iter().filter(|t| *t != choice.turn))
             .take(SAFETY_CANDIDATES)
             .collect();
-        // The first candidate that survives at each depth, and the deepest depth at which one
-        // did.
-        let mut safe: Option<(Turn, Reach)> = None;
+        // Where in `candidates` the first survivor is at each depth, and the deepest depth at
+        // which one survived (the candidates before it lose at that depth).
+        let mut safe: Option<(usize, Reach)> = None;
         for reach in self.threat_reaches(3, self.config.safety_depth) {
             let found = candidates
                 .iter()
-                .find(|turn| !self.loses_to_threats(board, turn, reach, budget));
+                .position(|turn| !self.loses_to_threats(board, turn, reach, budget));
             if budget.stopped() {
                 break;
             }
             match found {
-                Some(turn) => safe = Some((turn.clone(), reach)),
+                Some(at) => safe = Some((at, reach)),
                 None => break,
             }
         }
-        let Some((first_safe, reach)) = safe.filter(|(turn, _)| *turn != choice.turn) else {
+        let Some((at, reach)) = safe.filter(|&(at, _)| at != 0) else {
+            // The chosen turn (first of the candidates) survived, or nothing was decided.
             return choice;
         };
+        let first_safe = candidates[at].clone();
         if !self.config.safety_research {
             return Choice {
                 turn: first_safe,
@@ -281,7 +283,7 @@ impl Connect6Engine {
             }
         }
         let mut survivors = vec![first_safe.clone()];
-        for turn in candidates.iter().filter(|&t| *t != first_safe) {
+        for turn in &candidates[at + 1..] {
             let lost = self.loses_to_threats(board, turn, reach, budget);
             if budget.stopped() {
                 break;
@@ -449,16 +451,14 @@ impl Connect6Engine {
         }
         let unsettled = changed || falling(&values, self.config.unsettled_drop);
         trace(|| {
-            let size = board.pos.size();
-            let name = |s: Stone| {
-                let (x, y) = (s as usize % size, s as usize / size);
-                format!("{}{}", (b'A' + x as u8) as char, (b'A' + y as u8) as char)
-            };
             let top: Vec<String> = moves
                 .iter()
                 .zip(&last_scores)
                 .take(8)
-                .map(|(m, v)| format!("{} {v}", m.iter().map(|&s| name(s)).collect::<String>()))
+                .map(|(m, v)| {
+                    let cells: String = m.iter().map(|&s| letters(&board.pos, s)).collect();
+                    format!("{cells} {v}")
+                })
                 .collect();
             format!("  root {}", top.join(", "))
         });
@@ -494,6 +494,13 @@ fn trace(line: impl FnOnce() -> String) {
     if std::env::var_os("STONEBRAIN_TRACE").is_some() {
         eprintln!("{}", line());
     }
+}
+
+/// A cell as two letters, column then row from `A` (as the SAU platform writes them), for
+/// traces and printed games.
+fn letters(pos: &Connect6, s: Stone) -> String {
+    let (x, y) = pos.coords(s);
+    [x, y].iter().map(|&c| (b'A' + c as u8) as char).collect()
 }
 
 /// A turn's stones, topped up to a whole turn (a one-stone win still places the second stone
@@ -636,20 +643,13 @@ mod tests {
         let (pos, turn) = lost_game_at_19();
         let (lhkg, jhgl) = (turn(&pos, "LHKG"), turn(&pos, "JHGL"));
         let mut board = Board::new(&pos);
-        let mut cache = ThreatCache::default();
-        let white_wins_after = |board: &mut Board, cache: &mut ThreatCache, t: &Turn| {
-            for &s in t {
-                board.play(s);
-            }
+        let mut checker = Connect6Engine::new(Connect6Config::default());
+        let mut white_wins_after = |board: &mut Board, t: &Turn| {
             let mut budget = Budget::nodes(5_000_000);
-            let win = threats::find_threat_win(board, Reach::vcdt(10), &mut budget, cache);
-            for &s in t.iter().rev() {
-                board.undo(s);
-            }
-            win.is_some()
+            checker.loses_to_threats(board, t, Reach::vcdt(10), &mut budget)
         };
-        assert!(white_wins_after(&mut board, &mut cache, &lhkg));
-        assert!(!white_wins_after(&mut board, &mut cache, &jhgl));
+        assert!(white_wins_after(&mut board, &lhkg));
+        assert!(!white_wins_after(&mut board, &jhgl));
         let mut table = Table::new(16);
         let mut budget = Budget::nodes(u64::MAX);
         let mut searcher = Searcher {
@@ -683,7 +683,7 @@ mod tests {
         let chosen = decide(true);
         assert!(chosen.turn != lhkg && chosen.turn != jhgl, "{chosen:?}");
         assert!(chosen.value.is_some_and(|v| v > -WIN_BOUND), "{chosen:?}");
-        assert!(!white_wins_after(&mut board, &mut cache, &chosen.turn));
+        assert!(!white_wins_after(&mut board, &chosen.turn));
     }
 
     /// With stretching on, a turn given a loan ends by the loan's end; without a loan it ends
@@ -786,16 +786,12 @@ mod selfplay_print {
     fn print_selfplay() {
         let mut a = Connect6Engine::new(Connect6Config::default());
         let mut pos = Connect6::new(Connect6Rules::SAU);
-        let name = |p: Stone, pos: &Connect6| {
-            let (x, y) = pos.coords(p);
-            format!("{}{}", (b'A' + x as u8) as char, (b'A' + y as u8) as char)
-        };
         let mut stones: [Vec<String>; 2] = [vec![], vec![]];
         while pos.outcome().is_none() && pos.ply() < 40 {
             let side = pos.side_to_move();
             let d = a.think(&pos, Limits::time(Duration::from_millis(300)));
             let m = d.mv.unwrap();
-            stones[side.index()].push(name(m, &pos));
+            stones[side.index()].push(letters(&pos, m));
             pos.play(m);
             if pos.side_to_move() != side {
                 println!(
