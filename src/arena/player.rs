@@ -340,12 +340,16 @@ impl ArenaGame for Connect6 {
                         "waiter2" => config.weights.forced[1].1 = v as f32,
                         "own" => config.weights.own = v as i32,
                         "theirs" => config.weights.theirs = v as i32,
+                        "fitted" => {
+                            config.weights.fitted =
+                                (v != 0.0).then_some(&crate::engine::connect6::FITTED)
+                        }
                         _ => {
                             return Err(format!(
                                 "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
                                  pvs, lmr, vcdt, safety, research, singles, single_depth, share, ab_share, deepen, stretch, \
                                  drop, depth, variety, variety_plies, w2, w3, w4, w5, tempo, mover1, waiter1, mover2, \
-                                 waiter2, own, theirs)"
+                                 waiter2, own, theirs, fitted)"
                             ))
                         }
                     }

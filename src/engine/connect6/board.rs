@@ -1,12 +1,18 @@
 //! The search's view of a Connect6 position: the rules' board plus, kept up to date stone by
-//! stone, a value for every empty cell (what a stone there would add for each colour) and a
-//! static evaluation. Both come from the six-cell windows the rules already count: a window
-//! with stones of one colour only is "live" for that colour and worth more the fuller it is.
+//! stone, a value for every empty cell (what a stone there would add for each colour), the
+//! live windows of each colour by how many stones they hold, every line's shape (`lines.rs`),
+//! and a static evaluation.
 //!
-//! A stone changes only the (at most 24) windows through it, so making and unmaking a stone
-//! touches at most 24 x 6 cell values; the board never needs a full scan except to list
-//! candidates.
+//! Cells are ranked from the six-cell windows the rules already count: a window with stones of
+//! one colour only is "live" for that colour and worth more the fuller it is. Positions are
+//! valued by `Fitted`, a regression of game results on the windows and the line shapes (the
+//! window sums alone, `Weights::fitted` unset, are the earlier evaluation).
+//!
+//! A stone changes only the (at most 24) windows and the 4 lines through it, so making and
+//! unmaking a stone touches at most 24 x 6 cell values; the board never needs a full scan
+//! except to list candidates.
 
+use super::lines::{best_two_stones, Lines, CLASSES};
 use crate::game::connect6::{Connect6, Stone, RUN};
 use crate::game::{Color, Game};
 
@@ -29,7 +35,79 @@ pub struct Weights {
     /// (what the stone takes away) times `theirs`.
     pub own: i32,
     pub theirs: i32,
+    /// When set, positions are valued by this instead of the window sums (`evaluate`); the
+    /// window sums still rank cells.
+    pub fitted: Option<&'static Fitted>,
 }
+
+/// An evaluation fitted to game results: a logistic regression of the side to move's result on
+/// `Inputs`, one set of weights per count of threats against it (0, 1, 2), scaled so that a
+/// unit means what it meant for the window sums (about 190 units to a logit).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fitted {
+    pub bias: [i32; 3],
+    /// Per threats, per role (side to move, other side), per k from 1 to 5: a live window
+    /// holding k stones.
+    pub levels: [[[i32; RUN - 1]; 2]; 3],
+    /// Per threats, per role, per line class from 1 to 10 (`lines::class_of`).
+    pub classes: [[[i32; CLASSES - 1]; 2]; 3],
+    /// Per threats, per role: the most threats two more stones could give it being 1, 2, 3.
+    pub two_stones: [[[i32; 3]; 2]; 3],
+}
+
+impl Fitted {
+    /// The value of a position for its side to move.
+    pub fn value(&self, x: &Inputs) -> i32 {
+        let t = (x.against as usize).min(2);
+        let mut v = self.bias[t];
+        for role in 0..2 {
+            for k in 1..RUN {
+                v += self.levels[t][role][k - 1] * x.levels[role][k] as i32;
+            }
+            for c in 1..CLASSES {
+                v += self.classes[t][role][c - 1] * x.classes[role][c] as i32;
+            }
+            let m = x.two_stones[role] as usize;
+            if m > 0 {
+                v += self.two_stones[t][role][m - 1];
+            }
+        }
+        v
+    }
+}
+
+/// The fit of 14,925 turn starts of 1,000 self-play games (8,000 nodes a turn, random
+/// five-stone openings played with both colours), held-out log-loss 0.479 against 0.567 for the
+/// window sums. A side to move free of threats that can make three with its turn won every one
+/// of its games: valued as won but for a proof (1,500 units), which the regression cannot say
+/// of a feature that never lost.
+pub static FITTED: Fitted = Fitted {
+    bias: [142, 37, -42],
+    levels: [
+        [[1, 49, 153, 0, 0], [3, 2, -47, 0, 0]],
+        [[0, 7, 56, 0, 0], [-1, -3, 16, -29, 51]],
+        [[-1, -5, 4, 0, 0], [-1, -30, -46, 17, 43]],
+    ],
+    classes: [
+        [
+            [-52, 64, 0, -79, -50, 0, -52, 0, 0, 0],
+            [-23, -36, 0, -38, 33, 0, 5, 0, 0, 0],
+        ],
+        [
+            [20, 53, 0, 56, 46, 0, 77, 0, 0, 0],
+            [-14, -43, 0, -60, -101, 0, -102, 0, 0, 0],
+        ],
+        [
+            [46, 45, 0, 73, 33, 0, 84, 0, 0, 0],
+            [26, -75, 0, -7, -139, 0, -354, 0, 9, -4],
+        ],
+    ],
+    two_stones: [
+        [[-56, -119, 1500], [-112, -223, -114]],
+        [[32, -42, 177], [82, -27, -55]],
+        [[47, 49, -6], [0, -24, 24]],
+    ],
+};
 
 impl Default for Weights {
     fn default() -> Weights {
@@ -39,6 +117,7 @@ impl Default for Weights {
             forced: [(1.3, 1.0), (1.0, 1.6)],
             own: 4,
             theirs: 3,
+            fitted: Some(&FITTED),
         }
     }
 }
@@ -86,7 +165,24 @@ pub struct Board {
     around: std::sync::Arc<Vec<Vec<Stone>>>,
     /// Stones on the board.
     stones: usize,
+    /// Per colour, per k (1 to 5): live windows holding k of its stones.
+    levels: [[u16; RUN]; 2],
+    /// Every line's shape for each colour.
+    lines: Lines,
     weights: Weights,
+}
+
+/// What the fitted evaluation reads of a position, from the side to move's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inputs {
+    /// Threats against the side to move (0, 1, or 2: more is a lost position).
+    pub against: u32,
+    /// Per role (0 the side to move, 1 the other), per k: live windows with k stones.
+    pub levels: [[u16; RUN]; 2],
+    /// Per role, per line class (`lines::class_of`): how many lines.
+    pub classes: [[u16; CLASSES]; 2],
+    /// Per role: the most threats it could hold after two more stones (capped at 3).
+    pub two_stones: [u8; 2],
 }
 
 fn neighbourhoods(size: usize) -> Vec<Vec<Stone>> {
@@ -137,10 +233,21 @@ impl Board {
                 cell[p as usize][1] += g[1];
             }
         }
+        let mut levels = [[0u16; RUN]; 2];
+        for w in 0..t.window_count() {
+            for c in [Color::Black, Color::White] {
+                let (own, other) = (pos.window_stones(w, c), pos.window_stones(w, c.opponent()));
+                if other == 0 && own > 0 && (own as usize) < RUN {
+                    levels[c.index()][own as usize] += 1;
+                }
+            }
+        }
+        let mut lines = Lines::new(pos.size());
         let mut near = vec![0u8; n];
         let mut stones = 0;
         for p in 0..n as Stone {
-            if pos.color_at(p).is_some() {
+            if let Some(c) = pos.color_at(p) {
+                lines.update(p, c.index(), true);
                 stones += 1;
                 for &q in &around[p as usize] {
                     near[q as usize] += 1;
@@ -154,6 +261,8 @@ impl Board {
             near,
             around: std::sync::Arc::new(around),
             stones,
+            levels,
+            lines,
             weights,
         }
     }
@@ -198,6 +307,21 @@ impl Board {
             let dg = [(g1[0] - g0[0]) * sign, (g1[1] - g0[1]) * sign];
             self.total[0] += dv[0];
             self.total[1] += dv[1];
+            for (state, n) in [(0, before), (1, after)] {
+                // The window's level for each colour leaves with `before` and arrives with
+                // `after` (the other way round on removal).
+                let arriving = (state == 1) == add;
+                for c in 0..2 {
+                    let (own, other) = (n[c] as usize, n[1 - c]);
+                    if other == 0 && own > 0 && own < RUN {
+                        if arriving {
+                            self.levels[c][own] += 1;
+                        } else {
+                            self.levels[c][own] -= 1;
+                        }
+                    }
+                }
+            }
             if dg != [0, 0] {
                 for &q in tables.window(w) {
                     let cq = &mut self.cell[q as usize];
@@ -206,6 +330,7 @@ impl Board {
                 }
             }
         }
+        self.lines.update(p, ci, add);
         if add {
             self.stones += 1;
             for &q in self.around[p as usize].iter() {
@@ -229,6 +354,10 @@ impl Board {
     /// `evaluate`, given the threats against the side to move (`threats` of the other side),
     /// for a caller that has already counted them.
     pub fn evaluate_facing(&self, color: Color, threats: u32) -> i32 {
+        if let Some(fitted) = self.weights.fitted {
+            let v = fitted.value(&self.inputs(threats));
+            return if self.side() == color { v } else { -v };
+        }
         let me = self.total[color.index()];
         let them = self.total[color.opponent().index()];
         let (mover, waiter) = match threats {
@@ -241,6 +370,20 @@ impl Board {
             scaled(me, mover) - scaled(them, waiter)
         } else {
             scaled(me, waiter) - scaled(them, mover)
+        }
+    }
+
+    /// What the fitted evaluation reads of the position, `against` being the threats against
+    /// the side to move.
+    pub fn inputs(&self, against: u32) -> Inputs {
+        let me = self.side().index();
+        let roles = [me, 1 - me];
+        let classes = roles.map(|c| *self.lines.classes(c));
+        Inputs {
+            against,
+            levels: roles.map(|c| self.levels[c]),
+            two_stones: classes.map(|c| best_two_stones(&c)),
+            classes,
         }
     }
 
@@ -321,6 +464,7 @@ mod tests {
             forced: [(1.0, 1.2), (0.9, 1.5)],
             own: 2,
             theirs: 5,
+            fitted: None,
         };
         for weights in [Weights::default(), other] {
             let pos = Connect6::new(Connect6Rules::with_size(11).unwrap());
@@ -348,6 +492,8 @@ mod tests {
                 assert_eq!(b.cell, fresh.cell, "{weights:?} step {step}");
                 assert_eq!(b.total, fresh.total, "{weights:?} step {step}");
                 assert_eq!(b.near, fresh.near, "{weights:?} step {step}");
+                assert_eq!(b.levels, fresh.levels, "{weights:?} step {step}");
+                assert_eq!(b.inputs(0), fresh.inputs(0), "{weights:?} step {step}");
             }
         }
     }
@@ -402,6 +548,7 @@ mod tests {
         let weights = Weights {
             tempo: 1.5,
             forced: [(1.25, 1.125), (0.75, 1.75)],
+            fitted: None,
             ..Weights::default()
         };
         let scaled = |total: i32, factor: f32| (total as f32 * factor) as i32;
@@ -428,6 +575,65 @@ mod tests {
                 "{threats} threats"
             );
         }
+    }
+
+    /// The fitted evaluation reads the position from the side to move: its value for one colour
+    /// is minus its value for the other, and it is `Fitted::value` of the inputs.
+    #[test]
+    fn the_fitted_value_is_the_side_to_moves_and_antisymmetric() {
+        let mut pos = Connect6::new(Connect6Rules::SAU);
+        for (x, y) in [(9, 9), (10, 10), (10, 9), (8, 8), (8, 9)] {
+            pos.play(pos.point(x, y));
+        }
+        let b = Board::new(&pos);
+        let against = pos.threats(b.side().opponent());
+        let v = FITTED.value(&b.inputs(against));
+        assert_eq!(b.evaluate(b.side()), v);
+        assert_eq!(b.evaluate(b.side().opponent()), -v);
+    }
+
+    /// A side to move free of threats with two open lines of three makes three threats or more
+    /// with its turn: the fitted value says all but won, far above the same stones with the
+    /// other side to move.
+    #[test]
+    fn three_threats_in_one_turn_are_valued_as_all_but_won() {
+        let mut pos = Connect6::new(Connect6Rules::SAU);
+        // Black's open threes on row 5 and column 14, White's stones two apart on row 18 (never
+        // four in a window), Black's last stone in a far corner.
+        let stones = [
+            (5, 5),
+            (0, 18),
+            (2, 18),
+            (6, 5),
+            (7, 5),
+            (4, 18),
+            (6, 18),
+            (14, 10),
+            (14, 11),
+            (8, 18),
+            (10, 18),
+            (14, 12),
+            (18, 18),
+        ];
+        for (x, y) in stones {
+            pos.play(pos.point(x, y));
+        }
+        // White to move now; give Black the move by a White turn far away.
+        let mut black_to_move = pos.clone();
+        for (x, y) in [(18, 0), (18, 2)] {
+            black_to_move.play(black_to_move.point(x, y));
+        }
+        assert_eq!(black_to_move.side_to_move(), Color::Black);
+        let b = Board::new(&black_to_move);
+        assert_eq!(b.inputs(0).two_stones[0], 3);
+        assert!(
+            b.evaluate(Color::Black) >= 1000,
+            "{}",
+            b.evaluate(Color::Black)
+        );
+        let w = Board::new(&pos);
+        assert_eq!(w.side(), Color::White);
+        assert!(w.evaluate(Color::Black) < b.evaluate(Color::Black) - 1000);
     }
 
     #[test]

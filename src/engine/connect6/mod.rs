@@ -11,6 +11,7 @@
 
 mod alphabeta;
 mod board;
+mod lines;
 mod threats;
 
 pub use alphabeta::Width;
@@ -23,7 +24,7 @@ use crate::search::clock::{share_of_time_left, Limits};
 use crate::search::score::win_rate;
 use alphabeta::{Searcher, Table, Turn, WIN, WIN_BOUND};
 use board::Board;
-pub use board::Weights;
+pub use board::{Weights, FITTED};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
