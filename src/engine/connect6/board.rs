@@ -185,6 +185,13 @@ pub struct Inputs {
     pub two_stones: [u8; 2],
 }
 
+/// The level a window with `n` (Black, White) stones counts at for colour `c` (0 Black, 1 White):
+/// its stones of `c`, if it is live for `c` and holds one to five of them.
+fn live_level(n: [u8; 2], c: usize) -> Option<usize> {
+    let own = n[c] as usize;
+    (n[1 - c] == 0 && own > 0 && own < RUN).then_some(own)
+}
+
 fn neighbourhoods(size: usize) -> Vec<Vec<Stone>> {
     (0..size * size)
         .map(|p| {
@@ -220,6 +227,7 @@ impl Board {
         let mut cell = vec![[0; 2]; n];
         let mut total = [0; 2];
         let t = pos.tables();
+        let mut levels = [[0u16; RUN]; 2];
         for w in 0..t.window_count() {
             let counts = [
                 pos.window_stones(w, Color::Black),
@@ -232,13 +240,9 @@ impl Board {
                 cell[p as usize][0] += g[0];
                 cell[p as usize][1] += g[1];
             }
-        }
-        let mut levels = [[0u16; RUN]; 2];
-        for w in 0..t.window_count() {
-            for c in [Color::Black, Color::White] {
-                let (own, other) = (pos.window_stones(w, c), pos.window_stones(w, c.opponent()));
-                if other == 0 && own > 0 && (own as usize) < RUN {
-                    levels[c.index()][own as usize] += 1;
+            for (c, level) in levels.iter_mut().enumerate() {
+                if let Some(k) = live_level(counts, c) {
+                    level[k] += 1;
                 }
             }
         }
@@ -312,12 +316,11 @@ impl Board {
                 // `after` (the other way round on removal).
                 let arriving = (state == 1) == add;
                 for c in 0..2 {
-                    let (own, other) = (n[c] as usize, n[1 - c]);
-                    if other == 0 && own > 0 && own < RUN {
+                    if let Some(k) = live_level(n, c) {
                         if arriving {
-                            self.levels[c][own] += 1;
+                            self.levels[c][k] += 1;
                         } else {
-                            self.levels[c][own] -= 1;
+                            self.levels[c][k] -= 1;
                         }
                     }
                 }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// 3-4), after two (bits 0-2). A six already made or makeable counts as `MAX_*`.
 pub type Shape = u8;
 /// Distinct packed shapes.
-pub const SHAPES: usize = 128;
+const SHAPES: usize = 128;
 const MAX_NOW: u8 = 3;
 const MAX_ONE: u8 = 3;
 const MAX_TWO: u8 = 7;
@@ -80,7 +80,7 @@ fn cells_of_windows(own: u32, opp: u32, len: u32, min: u32) -> u32 {
 }
 
 /// The shape of `own` in a line, computed from scratch.
-pub fn shape_of(own: u32, opp: u32, len: u32) -> Shape {
+fn shape_of(own: u32, opp: u32, len: u32) -> Shape {
     let now = threats(own, opp, len);
     if now == SIX {
         return pack(MAX_NOW, MAX_ONE, MAX_TWO);
@@ -210,48 +210,57 @@ impl Lines {
 
     /// A stone of colour `c` (0 Black, 1 White) appears on `p` (`add`) or leaves it.
     pub fn update(&mut self, p: Stone, c: usize, add: bool) {
-        let geometry = Arc::clone(&self.geometry);
+        // Borrowed field by field: the geometry is read while the rest changes (this runs for
+        // every stone the search plays, so no reference count is taken).
+        let Lines {
+            geometry,
+            bits,
+            shape,
+            count,
+            cache,
+        } = self;
         for &a in &geometry.at[p as usize] {
             if a == NONE {
                 continue;
             }
             let (line, bit) = ((a >> 5) as usize, a & 31);
             if add {
-                self.bits[line][c] |= 1 << bit;
+                bits[line][c] |= 1 << bit;
             } else {
-                self.bits[line][c] &= !(1 << bit);
+                bits[line][c] &= !(1 << bit);
             }
             let len = geometry.len[line] as u32;
             for colour in 0..2 {
-                let own = self.bits[line][colour];
-                let opp = self.bits[line][1 - colour];
-                let new = self.lookup(own, opp, len);
-                let old = std::mem::replace(&mut self.shape[line][colour], new);
-                self.count[colour][class_of(old)] -= 1;
-                self.count[colour][class_of(new)] += 1;
+                let own = bits[line][colour];
+                let opp = bits[line][1 - colour];
+                let new = lookup(cache, own, opp, len);
+                let old = std::mem::replace(&mut shape[line][colour], new);
+                count[colour][class_of(old)] -= 1;
+                count[colour][class_of(new)] += 1;
             }
         }
-    }
-
-    fn lookup(&mut self, own: u32, opp: u32, len: u32) -> Shape {
-        if own == 0 {
-            return 0;
-        }
-        let key = own as u64 | (opp as u64) << 25 | (len as u64) << 50;
-        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_BITS)) as usize;
-        let entry = self.cache[slot];
-        if entry != EMPTY_SLOT && entry >> 8 == key {
-            return entry as u8;
-        }
-        let s = shape_of(own, opp, len);
-        self.cache[slot] = key << 8 | s as u64;
-        s
     }
 
     /// How many lines of colour `c` (0 Black, 1 White) are of each class.
     pub fn classes(&self, c: usize) -> &[u16; CLASSES] {
         &self.count[c]
     }
+}
+
+/// The shape of `own` in a line, from the cache or computed and kept there.
+fn lookup(cache: &mut [u64], own: u32, opp: u32, len: u32) -> Shape {
+    if own == 0 {
+        return 0;
+    }
+    let key = own as u64 | (opp as u64) << 25 | (len as u64) << 50;
+    let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_BITS)) as usize;
+    let entry = cache[slot];
+    if entry != EMPTY_SLOT && entry >> 8 == key {
+        return entry as u8;
+    }
+    let s = shape_of(own, opp, len);
+    cache[slot] = key << 8 | s as u64;
+    s
 }
 
 /// Shapes grouped by what they promise, weakest first: the classes the evaluation weighs.
