@@ -82,7 +82,7 @@ pub struct ServeArgs {
     #[arg(long)]
     pub keep_running: bool,
     /// Milliseconds kept back from every time limit (default 150; Gomocup: a fifth of the
-    /// move's limit, from 40 to 150).
+    /// move's limit, from 100 to 150).
     #[arg(long)]
     pub margin_ms: Option<u64>,
     /// Per-turn limit in milliseconds, replacing the platform's (SAU: replacing the game clock).

@@ -12,6 +12,11 @@ const CLOCK_EVERY: u64 = 64;
 pub struct Budget {
     limits: Limits,
     pub nodes: u64,
+    /// The node count at which the clock is next read. A count, not a multiple of
+    /// `CLOCK_EVERY`: callers may add nodes counted elsewhere, and a count that jumps past
+    /// every multiple must not leave the clock unread (a Gomoku search once ran 50 ms past its
+    /// stop that way).
+    next_look: u64,
     stopped: bool,
 }
 
@@ -20,6 +25,7 @@ impl Budget {
         Budget {
             limits,
             nodes: 0,
+            next_look: CLOCK_EVERY,
             stopped: false,
         }
     }
@@ -32,7 +38,11 @@ impl Budget {
     /// Counts a node and decides whether to stop.
     pub fn tick(&mut self) {
         self.nodes += 1;
-        if (self.nodes.is_multiple_of(CLOCK_EVERY) && self.limits.done(self.nodes, Instant::now()))
+        let look = self.nodes >= self.next_look;
+        if look {
+            self.next_look = self.nodes + CLOCK_EVERY;
+        }
+        if (look && self.limits.done(self.nodes, Instant::now()))
             || self.limits.max_iterations.is_some_and(|m| self.nodes >= m)
         {
             self.stopped = true;
@@ -52,5 +62,45 @@ impl Budget {
     pub fn set_deadline(&mut self, until: Option<std::time::Instant>) {
         self.limits.stop_at = until;
         self.stopped = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_count_that_jumps_past_every_multiple_still_reads_the_clock() {
+        // Past its stop; each round adds nodes counted elsewhere (a leaf's threat search) so
+        // that the count, ticked once a round, is never a multiple of the look interval.
+        let mut budget = Budget::new(Limits::until(Instant::now() - Duration::from_millis(1)));
+        budget.nodes = 1;
+        let mut rounds = 0;
+        while !budget.stopped() && rounds < 1000 {
+            budget.nodes += CLOCK_EVERY - 1;
+            budget.tick();
+            rounds += 1;
+        }
+        assert!(budget.stopped());
+        assert!(rounds <= 2, "{rounds} rounds");
+    }
+
+    #[test]
+    fn the_clock_is_read_within_one_interval_and_the_node_cap_at_once() {
+        let mut budget = Budget::new(Limits::until(Instant::now() - Duration::from_millis(1)));
+        let mut ticks = 0;
+        while !budget.stopped() {
+            budget.tick();
+            ticks += 1;
+            assert!(ticks <= CLOCK_EVERY, "{ticks} ticks");
+        }
+        let mut capped = Budget::nodes(5);
+        for _ in 0..4 {
+            capped.tick();
+        }
+        assert!(!capped.stopped());
+        capped.tick();
+        assert!(capped.stopped());
     }
 }

@@ -260,11 +260,8 @@ impl Searcher<'_> {
         let extend = depth <= 0 && self.extend_blocks && their_fives == 1;
         if depth <= 0 && !extend {
             if their_fives == 0 && self.leaf_vcf > 0 {
-                let mut b = Budget::new(self.budget.limits());
-                b.nodes = self.budget.nodes;
-                let found = vcf::find_vcf(self.board, self.leaf_vcf, &mut b).is_some();
-                self.budget.nodes = b.nodes;
-                if found {
+                // The search's own budget: a leaf's VCF that runs out of time stops the search.
+                if vcf::find_vcf(self.board, self.leaf_vcf, self.budget).is_some() {
                     return WIN - ply_i - 3;
                 }
             }
