@@ -635,6 +635,31 @@ fn spec_options(spec: &str) -> Result<(&str, Option<&str>, Settings), String> {
     Ok((head, level, options))
 }
 
+/// Settings of a `clock` budget's plan: `turns` (our turns in a typical game) and `minleft`
+/// (the fewest turns ever expected still to come), to compare plans under one clock.
+const PLAN_KEYS: [&str; 2] = ["turns", "minleft"];
+
+/// `plan` with the `turns=` and `minleft=` settings of `spec` applied.
+fn with_plan_options(
+    mut plan: GamePlan,
+    options: &Settings,
+    spec: &str,
+) -> Result<GamePlan, String> {
+    for (key, value) in options {
+        if value.fract() != 0.0 || !(1.0..=500.0).contains(value) {
+            return Err(format!(
+                "{key}={value} in {spec:?}: a whole number of turns, 1 to 500"
+            ));
+        }
+        let turns = *value as u32;
+        match key.as_str() {
+            "turns" => plan.typical_turns = turns,
+            _ => plan.min_turns_left = turns,
+        }
+    }
+    Ok(plan)
+}
+
 impl<G: ArenaGame> Builtin<G> {
     /// `spec` is `random`, `greedy` (Connect6), or `<family>:<N>ms` / `<family>:<N><unit>`
     /// (NoGo: `mcts:` or `engine:` with `p` playouts; Connect6: `engine:` with `n` nodes;
@@ -650,6 +675,10 @@ impl<G: ArenaGame> Builtin<G> {
             )
         };
         let (head, level, options) = spec_options(spec)?;
+        // The clock plan's own settings, for `clock` budgets; the rest go to the engine.
+        let (plan_options, options): (Settings, Settings) = options
+            .into_iter()
+            .partition(|(k, _)| PLAN_KEYS.contains(&k.as_str()));
         // `engine:<N>ms,level=classic` is `classic:<N>ms`.
         let renamed;
         let head = match (level, head.split_once(':')) {
@@ -687,9 +716,15 @@ impl<G: ArenaGame> Builtin<G> {
                     })
                 };
                 let budget = if amount == "clock" {
-                    Budget::Clock(G::GAME_PLAN.ok_or_else(|| {
+                    let plan = G::GAME_PLAN.ok_or_else(|| {
                         format!("{spec:?}: {} has no game-clock plan; use <N>ms", G::NAME)
-                    })?)
+                    })?;
+                    Budget::Clock(with_plan_options(plan, &plan_options, spec)?)
+                } else if !plan_options.is_empty() {
+                    return Err(format!(
+                        "{spec:?}: {} set the clock plan and go with <family>:clock",
+                        PLAN_KEYS.join(", ")
+                    ));
                 } else if let Some(ms) = amount.strip_suffix("ms") {
                     Budget::Time(Duration::from_millis(number(ms)?))
                 } else if let Some(unit) = G::ITERATION_UNITS.iter().find(|u| amount.ends_with(**u))
@@ -850,6 +885,17 @@ mod tests {
         assert!(err("greedy,x=1").contains("the greedy player takes no settings"));
         assert!(err("minimax:1ms").contains("unknown built-in player"));
         assert_eq!(ok("engine:clock"), Some(Budget::Clock(GamePlan::CONNECT6)));
+        assert_eq!(
+            ok("engine:clock,turns=9,minleft=4,fitted=0"),
+            Some(Budget::Clock(GamePlan {
+                typical_turns: 9,
+                min_turns_left: 4,
+                ..GamePlan::CONNECT6
+            }))
+        );
+        assert!(err("engine:clock,turns=0").contains("a whole number of turns"));
+        assert!(err("engine:clock,minleft=2.5").contains("a whole number of turns"));
+        assert!(err("engine:500ms,turns=9").contains("go with <family>:clock"));
         assert_eq!(
             Builtin::<Gomoku>::from_spec("a", "full:clock", 1)
                 .unwrap()
