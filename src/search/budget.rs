@@ -14,7 +14,7 @@ pub struct Budget {
     pub nodes: u64,
     /// The node count at which the clock is next read. A count, not a multiple of
     /// `CLOCK_EVERY`: callers may add nodes counted elsewhere, and a count that jumps past
-    /// every multiple must not leave the clock unread (a Gomoku search once ran 50 ms past its
+    /// every multiple must not leave the clock unread (a Gomoku search once ran 80 ms past its
     /// stop that way).
     next_look: u64,
     stopped: bool,
