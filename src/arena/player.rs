@@ -329,6 +329,7 @@ impl ArenaGame for Connect6 {
                         "depth" => config.max_depth = v as u8,
                         "variety" => config.variety = v as i32,
                         "variety_plies" => config.variety_plies = v as usize,
+                        "book" => config.book = v != 0.0,
                         "w2" => config.weights.window[2] = v as i32,
                         "w3" => config.weights.window[3] = v as i32,
                         "w4" => config.weights.window[4] = v as i32,
@@ -348,7 +349,7 @@ impl ArenaGame for Connect6 {
                             return Err(format!(
                                 "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
                                  pvs, lmr, vcdt, safety, research, singles, single_depth, share, ab_share, deepen, stretch, \
-                                 drop, depth, variety, variety_plies, w2, w3, w4, w5, tempo, mover1, waiter1, mover2, \
+                                 drop, depth, variety, variety_plies, book, w2, w3, w4, w5, tempo, mover1, waiter1, mover2, \
                                  waiter2, own, theirs, fitted)"
                             ))
                         }
@@ -886,7 +887,7 @@ mod tests {
         assert!(err("minimax:1ms").contains("unknown built-in player"));
         assert_eq!(ok("engine:clock"), Some(Budget::Clock(GamePlan::CONNECT6)));
         assert_eq!(
-            ok("engine:clock,turns=9,minleft=4,fitted=0"),
+            ok("engine:clock,turns=9,minleft=4,fitted=0,book=0"),
             Some(Budget::Clock(GamePlan {
                 typical_turns: 9,
                 min_turns_left: 4,

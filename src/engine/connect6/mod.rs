@@ -5,12 +5,14 @@
 //! first stone and keeps the second for the next call, checked against the position's hash.
 //! A turn's decision, in order:
 //! 1. six in a row now, if we have it;
-//! 2. a forced move (one defence only) at once, without searching;
-//! 3. a victory by continuous double threats (`threats.rs`), within part of the time;
-//! 4. otherwise alpha-beta over pairs (`alphabeta.rs`), deepened until the time is up.
+//! 2. the opening book's turn (`book.rs`), if the book is on (it is off by default);
+//! 3. a forced move (one defence only) at once, without searching;
+//! 4. a victory by continuous double threats (`threats.rs`), within part of the time;
+//! 5. otherwise alpha-beta over pairs (`alphabeta.rs`), deepened until the time is up.
 
 mod alphabeta;
 mod board;
+mod book;
 mod lines;
 mod threats;
 
@@ -69,6 +71,9 @@ pub struct Connect6Config {
     /// the best, chosen by the seed (0 turns it off).
     pub variety: i32,
     pub variety_plies: usize,
+    /// Play the opening book's turns (`book.rs`) where it has one; with `variety` on, one of
+    /// its symmetric forms at random.
+    pub book: bool,
     /// The evaluation and move-ordering numbers.
     pub weights: Weights,
 }
@@ -95,6 +100,8 @@ impl Default for Connect6Config {
             table_bits: 18,
             variety: 15,
             variety_plies: 12,
+            // Better against Cloudict, worse in self-play (see the README's strength notes): off.
+            book: false,
             weights: Weights::default(),
         }
     }
@@ -150,6 +157,23 @@ impl Connect6Engine {
             return Choice {
                 turn: complete(&mut board, win),
                 value: Some(WIN),
+                depth: 0,
+            };
+        }
+        let book = if self.config.book {
+            book::book_turns(pos)
+        } else {
+            Vec::new()
+        };
+        if !book.is_empty() {
+            let pick = if self.config.variety > 0 {
+                self.rng.gen_range(0..book.len())
+            } else {
+                0
+            };
+            return Choice {
+                turn: book[pick].to_vec(),
+                value: None,
                 depth: 0,
             };
         }
@@ -709,6 +733,46 @@ mod tests {
             "{:?}",
             start.elapsed()
         );
+    }
+
+    /// White's first turn comes from the book, both stones, without a search; with the book
+    /// off the search decides (and its usual choice is not the book's).
+    #[test]
+    fn the_book_plays_whites_first_turn() {
+        let turn = |book: bool| {
+            let mut engine = Connect6Engine::new(Connect6Config {
+                book,
+                ..Connect6Config::default()
+            });
+            let mut pos = Connect6::new(Connect6Rules::SAU);
+            pos.play(pos.point(9, 9));
+            let mut cells = Vec::new();
+            let mut work = 0;
+            for _ in 0..2 {
+                let d = engine.think(&pos, Limits::iterations(20_000));
+                let m = d.mv.unwrap();
+                assert!(pos.check_move(m).is_ok());
+                work += d.work;
+                cells.push(pos.coords(m));
+                pos.play(m);
+            }
+            cells.sort();
+            (cells, work)
+        };
+        let (cells, work) = turn(true);
+        assert_eq!(work, 0, "no search");
+        assert!(
+            cells
+                .iter()
+                .all(|&(x, y)| x.abs_diff(9) + y.abs_diff(9) == 1),
+            "{cells:?}"
+        );
+        assert!(
+            cells[0].0 != cells[1].0 && cells[0].1 != cells[1].1,
+            "{cells:?}"
+        );
+        let (_, work) = turn(false);
+        assert!(work > 0, "searched");
     }
 
     #[test]
