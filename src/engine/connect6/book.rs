@@ -16,21 +16,20 @@
 //! suits Cloudict, not opponents in general.
 
 use crate::game::connect6::{Connect6, Stone};
-use crate::game::Color;
+use crate::game::{Color, Game};
 
 /// A cell relative to Black's first stone.
 type Rel = (i32, i32);
 
+/// A book position and its answer. Every line starts from Black's single first stone, the
+/// anchor that its cells are relative to, so only White's stones are written.
 struct Line {
-    /// Black's stones; the first is the anchor, (0, 0).
-    black: &'static [Rel],
     white: &'static [Rel],
     /// The turn to play in that position (for the side to move).
     reply: [Rel; 2],
 }
 
 const LINES: &[Line] = &[Line {
-    black: &[(0, 0)],
     white: &[],
     reply: [(0, 1), (1, 0)],
 }];
@@ -51,42 +50,38 @@ const SYMMETRIES: [fn(Rel) -> Rel; 8] = [
 /// stones to place; empty when the position is not in the book or a turn is part-played.
 pub fn book_turns(pos: &Connect6) -> Vec<[Stone; 2]> {
     let mut turns = Vec::new();
-    if pos.stones_left_in_turn() != 2 {
+    // A line's position holds Black's first stone and the line's White stones: any other
+    // count of stones on the board (the ply) is off the book, without reading the board.
+    let in_reach = |l: &Line| pos.ply() == 1 + l.white.len();
+    if pos.stones_left_in_turn() != 2 || !LINES.iter().any(in_reach) {
         return turns;
     }
     let (black, white) = stones(pos);
-    // Every line so far starts from Black's single first stone, the anchor of its cells.
     let [anchor] = black[..] else {
         return turns;
     };
-    for line in LINES {
-        collect(pos, line, anchor, &black, &white, &mut turns);
+    for line in LINES.iter().filter(|l| in_reach(l)) {
+        collect(pos, line, anchor, &white, &mut turns);
     }
     turns
 }
 
-/// Adds the line's reply under every symmetry that maps the line onto the position.
+/// Adds the line's reply under every symmetry that maps the line's White stones onto the
+/// position's (Black's single stone is the anchor, so it always matches).
 fn collect(
     pos: &Connect6,
     line: &Line,
     anchor: Stone,
-    black: &[Stone],
     white: &[Stone],
     turns: &mut Vec<[Stone; 2]>,
 ) {
-    if line.white.len() != white.len() {
-        return;
-    }
+    let mut actual: Vec<Option<Stone>> = white.iter().map(|&s| Some(s)).collect();
+    actual.sort();
     for sym in SYMMETRIES {
         let place = |r: Rel| at(pos, anchor, sym(r));
-        let same = |rels: &[Rel], actual: &[Stone]| {
-            let mut mapped: Vec<Option<Stone>> = rels.iter().map(|&r| place(r)).collect();
-            mapped.sort();
-            let mut actual: Vec<Option<Stone>> = actual.iter().map(|&s| Some(s)).collect();
-            actual.sort();
-            mapped == actual
-        };
-        if !same(line.black, black) || !same(line.white, white) {
+        let mut mapped: Vec<Option<Stone>> = line.white.iter().map(|&r| place(r)).collect();
+        mapped.sort();
+        if mapped != actual {
             continue;
         }
         let (Some(a), Some(b)) = (place(line.reply[0]), place(line.reply[1])) else {
@@ -127,7 +122,6 @@ fn stones(pos: &Connect6) -> (Vec<Stone>, Vec<Stone>) {
 mod tests {
     use super::*;
     use crate::game::connect6::Connect6Rules;
-    use crate::game::Game;
 
     fn play(pos: &mut Connect6, cells: &[(usize, usize)]) {
         for &(x, y) in cells {
@@ -137,21 +131,29 @@ mod tests {
         }
     }
 
-    fn cells(pos: &Connect6, turn: [Stone; 2]) -> Vec<(usize, usize)> {
-        let mut c: Vec<_> = turn.iter().map(|&s| pos.coords(s)).collect();
-        c.sort();
-        c
+    /// The book's turns after `stones` (played in order from an empty 19x19 board), each as its
+    /// two cells in order, the turns in order.
+    fn book_cells(stones: &[(usize, usize)]) -> Vec<Vec<(usize, usize)>> {
+        let mut pos = Connect6::new(Connect6Rules::SAU);
+        play(&mut pos, stones);
+        let mut turns: Vec<_> = book_turns(&pos)
+            .into_iter()
+            .map(|t| {
+                let mut c: Vec<_> = t.iter().map(|&s| pos.coords(s)).collect();
+                c.sort();
+                c
+            })
+            .collect();
+        turns.sort();
+        turns
     }
 
     #[test]
     fn white_answers_a_centre_stone_with_an_l_of_its_neighbours() {
-        let mut pos = Connect6::new(Connect6Rules::SAU);
-        play(&mut pos, &[(9, 9)]);
-        let turns = book_turns(&pos);
+        let turns = book_cells(&[(9, 9)]);
         // Four right angles around the stone.
         assert_eq!(turns.len(), 4);
-        for t in turns {
-            let c = cells(&pos, t);
+        for c in turns {
             for &(x, y) in &c {
                 assert_eq!(x.abs_diff(9) + y.abs_diff(9), 1, "{c:?}");
             }
@@ -161,39 +163,26 @@ mod tests {
 
     #[test]
     fn positions_off_the_book_have_no_turn() {
-        let mut pos = Connect6::new(Connect6Rules::SAU);
         assert!(
-            book_turns(&pos).is_empty(),
+            book_cells(&[]).is_empty(),
             "Black's first stone is the search's"
         );
         // White two cells out: not the book's L.
-        play(&mut pos, &[(9, 9), (7, 7), (9, 7)]);
-        assert!(book_turns(&pos).is_empty());
+        assert!(book_cells(&[(9, 9), (7, 7), (9, 7)]).is_empty());
         // A part-played turn is never the book's.
-        let mut pos = Connect6::new(Connect6Rules::SAU);
-        play(&mut pos, &[(9, 9), (9, 10)]);
-        assert!(book_turns(&pos).is_empty());
+        assert!(book_cells(&[(9, 9), (9, 10)]).is_empty());
         // Black's answer to the book's L is the search's.
-        play(&mut pos, &[(10, 9)]);
-        assert!(book_turns(&pos).is_empty());
+        assert!(book_cells(&[(9, 9), (9, 10), (10, 9)]).is_empty());
     }
 
     #[test]
     fn an_answer_off_the_board_is_skipped() {
-        // Black's first stone in a corner: only the orientations that fit remain.
-        let mut pos = Connect6::new(Connect6Rules::SAU);
-        play(&mut pos, &[(0, 0)]);
-        let turns = book_turns(&pos);
-        assert_eq!(turns.len(), 1);
-        assert_eq!(cells(&pos, turns[0]), vec![(0, 1), (1, 0)]);
+        // Black's first stone in a corner: only the orientation that fits remains.
+        assert_eq!(book_cells(&[(0, 0)]), vec![vec![(0, 1), (1, 0)]]);
         // On an edge, the two that point inwards.
-        let mut pos = Connect6::new(Connect6Rules::SAU);
-        play(&mut pos, &[(0, 9)]);
-        let mut turns: Vec<_> = book_turns(&pos)
-            .into_iter()
-            .map(|t| cells(&pos, t))
-            .collect();
-        turns.sort();
-        assert_eq!(turns, vec![vec![(0, 8), (1, 9)], vec![(0, 10), (1, 9)]]);
+        assert_eq!(
+            book_cells(&[(0, 9)]),
+            vec![vec![(0, 8), (1, 9)], vec![(0, 10), (1, 9)]]
+        );
     }
 }
