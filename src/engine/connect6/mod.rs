@@ -7,8 +7,11 @@
 //! 1. six in a row now, if we have it;
 //! 2. the opening book's turn (`book.rs`), if the book is on (it is off by default);
 //! 3. a forced move (one defence only) at once, without searching;
-//! 4. a victory by continuous double threats (`threats.rs`), within part of the time;
-//! 5. otherwise alpha-beta over pairs (`alphabeta.rs`), deepened until the time is up.
+//! 4. a victory by threats (`threats.rs`), within part of the time: continuous double threats,
+//!    then lines with one single threat among them;
+//! 5. otherwise alpha-beta over pairs (`alphabeta.rs`), deepened within most of what is left;
+//! 6. the chosen turn checked against the opponent's threat lines of both kinds, and replaced
+//!    by the next in alpha-beta's order that survives them if it does not.
 
 mod alphabeta;
 mod board;
@@ -52,7 +55,7 @@ pub struct Connect6Config {
     /// Share of the turn's time the VCDT search may use before alpha-beta starts.
     pub vcdt_share: f64,
     /// Share of the time left after the VCDT search that alpha-beta may use; the rest goes to
-    /// checking the chosen turn against the opponent's double threats.
+    /// checking the chosen turn against the opponent's threat sequences.
     pub ab_share: f64,
     /// Another alpha-beta iteration starts only while the time left is at least this many
     /// times what the iterations so far took (0: deepen until the time is up; a partial
@@ -87,9 +90,10 @@ impl Default for Connect6Config {
             safety_depth: 10,
             // Measured without a gain (see the README's strength notes): off.
             safety_research: false,
-            // Measured without a gain so far (see the README's strength notes): off.
-            singles: 0,
-            single_depth: 6,
+            // One single threat, to 7 turns: the lines Cloudict won most of its games with (see
+            // the README's strength notes).
+            singles: 1,
+            single_depth: 7,
             vcdt_share: 0.3,
             ab_share: AB_SHARE,
             deepen_ratio: 1.0,
@@ -108,9 +112,10 @@ impl Default for Connect6Config {
 }
 
 /// The share of the time left after the VCDT search that alpha-beta may use. The safety check
-/// after it usually ends within milliseconds (and keeps its last complete depth if cut short),
-/// so it needs only a small remainder.
-const AB_SHARE: f64 = 0.9;
+/// after it follows lines with a single threat, which take up to a second or so for each
+/// candidate turn at 7 turns deep, so it keeps two fifths (and its last complete depth if cut
+/// short); what it does not use is left on the game clock.
+const AB_SHARE: f64 = 0.6;
 /// The fall of the root value that marks a turn unsettled: about a fifth of what a four-stone
 /// window is worth.
 const UNSETTLED_DROP: i32 = 20;
@@ -690,8 +695,10 @@ mod tests {
             .map(|t| turn(&pos, t))
             .collect();
         let decide = |research: bool| {
+            // Exact lines only: the check with single threats rejects JHGL too.
             let mut engine = Connect6Engine::new(Connect6Config {
                 safety_research: research,
+                singles: 0,
                 variety: 0,
                 ..Connect6Config::default()
             });
@@ -709,6 +716,62 @@ mod tests {
         assert!(chosen.turn != lhkg && chosen.turn != jhgl, "{chosen:?}");
         assert!(chosen.value.is_some_and(|v| v > -WIN_BOUND), "{chosen:?}");
         assert!(!white_wins_after(&mut board, &chosen.turn));
+    }
+
+    /// Black to move at its fourth turn of a game this engine lost to Cloudict at depth 4 (our
+    /// Black went on with IJKK, and Cloudict won with a line that has one single threat in it,
+    /// seven of its turns long). No exact VCDT follows IJKK, so the safety check with exact
+    /// lines only keeps it; with single threats it is rejected, as is IJKI (lost in five), and
+    /// HIKI, which survives them, is played.
+    #[test]
+    fn the_safety_check_sees_lines_with_a_single_threat() {
+        let mut pos = Connect6::new(Connect6Rules::SAU);
+        let turn = |pos: &Connect6, t: &str| -> Turn {
+            t.as_bytes()
+                .chunks(2)
+                .map(|c| pos.point((c[0] - b'A') as usize, (c[1] - b'A') as usize))
+                .collect()
+        };
+        for t in "JJ JKKJ LILK LMKL".split(' ') {
+            for s in turn(&pos, t) {
+                pos.play(s);
+            }
+        }
+        let [ijkk, ijki, hiki] = ["IJKK", "IJKI", "HIKI"].map(|t| turn(&pos, t));
+        let mut board = Board::new(&pos);
+        let mut checker = Connect6Engine::new(Connect6Config::default());
+        let mut white_wins_after = |t: &Turn, reach: Reach| {
+            let mut budget = Budget::nodes(20_000_000);
+            checker.loses_to_threats(&mut board, t, reach, &mut budget)
+        };
+        let single = Reach {
+            depth: 7,
+            singles: 1,
+        };
+        assert!(!white_wins_after(&ijkk, Reach::vcdt(10)));
+        assert!(white_wins_after(&ijkk, single));
+        assert!(white_wins_after(&ijki, single));
+        assert!(!white_wins_after(&hiki, single));
+
+        let decide = |singles: u8| {
+            let mut engine = Connect6Engine::new(Connect6Config {
+                singles,
+                single_depth: 7,
+                variety: 0,
+                ..Connect6Config::default()
+            });
+            let choice = Choice {
+                turn: ijkk.clone(),
+                value: Some(40),
+                depth: 7,
+            };
+            let ranked = vec![ijkk.clone(), ijki.clone(), hiki.clone()];
+            let mut board = Board::new(&pos);
+            let mut budget = Budget::nodes(50_000_000);
+            engine.avoid_forced_loss(&mut board, choice, ranked, &mut budget)
+        };
+        assert_eq!(decide(0).turn, ijkk);
+        assert_eq!(decide(1).turn, hiki);
     }
 
     /// With stretching on, a turn given a loan ends by the loan's end; without a loan it ends
