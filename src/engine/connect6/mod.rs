@@ -646,22 +646,29 @@ mod tests {
         assert!(!falling(&[80, -40, 85, -59], 20));
     }
 
-    /// Black to move after 19 stones of a game this engine lost to Cloudict (SAU letters, turn
-    /// by turn from Black's first stone), and a turn written in the same letters.
-    fn lost_game_at_19() -> (Connect6, impl Fn(&Connect6, &str) -> Turn) {
+    /// A turn written in SAU letters (column then row from `A`, two letters a stone).
+    fn sau_turn(pos: &Connect6, t: &str) -> Turn {
+        t.as_bytes()
+            .chunks(2)
+            .map(|c| pos.point((c[0] - b'A') as usize, (c[1] - b'A') as usize))
+            .collect()
+    }
+
+    /// The 19x19 position after `turns`, SAU-lettered turns separated by spaces, from Black's
+    /// first stone.
+    fn after_turns(turns: &str) -> Connect6 {
         let mut pos = Connect6::new(Connect6Rules::SAU);
-        let turn = |pos: &Connect6, t: &str| -> Turn {
-            t.as_bytes()
-                .chunks(2)
-                .map(|c| pos.point((c[0] - b'A') as usize, (c[1] - b'A') as usize))
-                .collect()
-        };
-        for t in "JJ JKKJ ILIK KIII KLJL JILI GIMI MLLK HGNM HJLJ".split(' ') {
-            for s in turn(&pos, t) {
+        for t in turns.split(' ') {
+            for s in sau_turn(&pos, t) {
                 pos.play(s);
             }
         }
-        (pos, turn)
+        pos
+    }
+
+    /// Black to move after 19 stones of a game this engine lost to Cloudict.
+    fn lost_game_at_19() -> Connect6 {
+        after_turns("JJ JKKJ ILIK KIII KLJL JILI GIMI MLLK HGNM HJLJ")
     }
 
     /// Alpha-beta's best turn there (LHKG) loses to White's double threats, and the next in its
@@ -670,8 +677,8 @@ mod tests {
     /// now searched again among themselves, and neither losing turn is chosen.
     #[test]
     fn a_rejected_choice_is_replaced_by_the_best_survivor() {
-        let (pos, turn) = lost_game_at_19();
-        let (lhkg, jhgl) = (turn(&pos, "LHKG"), turn(&pos, "JHGL"));
+        let pos = lost_game_at_19();
+        let (lhkg, jhgl) = (sau_turn(&pos, "LHKG"), sau_turn(&pos, "JHGL"));
         let mut board = Board::new(&pos);
         let mut checker = Connect6Engine::new(Connect6Config::default());
         let mut white_wins_after = |board: &mut Board, t: &Turn| {
@@ -692,7 +699,7 @@ mod tests {
 
         let ranked: Vec<Turn> = ["JHGL", "LLMK", "LLLG", "LLKG", "LHGL", "LHFL", "LLGL"]
             .iter()
-            .map(|t| turn(&pos, t))
+            .map(|t| sau_turn(&pos, t))
             .collect();
         let decide = |research: bool| {
             // Exact lines only: the check with single threats rejects JHGL too.
@@ -725,19 +732,8 @@ mod tests {
     /// HIKI, which survives them, is played.
     #[test]
     fn the_safety_check_sees_lines_with_a_single_threat() {
-        let mut pos = Connect6::new(Connect6Rules::SAU);
-        let turn = |pos: &Connect6, t: &str| -> Turn {
-            t.as_bytes()
-                .chunks(2)
-                .map(|c| pos.point((c[0] - b'A') as usize, (c[1] - b'A') as usize))
-                .collect()
-        };
-        for t in "JJ JKKJ LILK LMKL".split(' ') {
-            for s in turn(&pos, t) {
-                pos.play(s);
-            }
-        }
-        let [ijkk, ijki, hiki] = ["IJKK", "IJKI", "HIKI"].map(|t| turn(&pos, t));
+        let pos = after_turns("JJ JKKJ LILK LMKL");
+        let [ijkk, ijki, hiki] = ["IJKK", "IJKI", "HIKI"].map(|t| sau_turn(&pos, t));
         let mut board = Board::new(&pos);
         let mut checker = Connect6Engine::new(Connect6Config::default());
         let mut white_wins_after = |t: &Turn, reach: Reach| {
