@@ -360,18 +360,34 @@ impl BotzoneConfig {
         platform_limit: Option<Duration>,
         first_turn: bool,
     ) -> TurnBudget {
-        let started = if answered == 0 {
+        let fresh_process = answered == 0;
+        let started = if fresh_process {
             self.process_start
         } else {
             line.arrived
         };
+        let limit = self.limit(platform_limit, first_turn, fresh_process);
+        let margin = if fresh_process {
+            self.margin + fresh_process_allowance(limit)
+        } else {
+            self.margin
+        };
         TurnBudget {
             started,
-            limit: self.limit(platform_limit, first_turn, answered == 0),
-            margin: self.margin,
+            limit,
+            margin,
             stretch: None,
         }
     }
+}
+
+/// Kept back, on top of the margin, from a turn timed from process start. Botzone's clock starts
+/// before the process can read its own (the judge's spawn, loading the binary), and a fresh
+/// process on a busy machine pays that again: once in CI a 2 s first turn aimed at 1.85 s ended
+/// at 2.25 s. An eighth of the limit (250 ms of the doubled first turn, 125 ms of a full-history
+/// 1 s turn) costs the search little and covers such a stall.
+fn fresh_process_allowance(limit: Duration) -> Duration {
+    limit / 8
 }
 
 /// The longest turn limit taken from the input: no judge gives a turn an hour.
@@ -798,6 +814,33 @@ mod tests {
             forced.limit(Some(Duration::from_secs(3)), true, true),
             Duration::from_millis(50)
         );
+    }
+
+    #[test]
+    fn a_fresh_process_keeps_more_back_than_a_kept_running_turn() {
+        let c = BotzoneConfig {
+            keep_running: true,
+            margin: Duration::from_millis(150),
+            process_start: Instant::now(),
+            turn_limit: None,
+            language: BotzoneLanguage::Cpp,
+        };
+        let line = Line {
+            text: String::new(),
+            arrived: Instant::now(),
+        };
+        // The first turn of a fresh process: 2 s, of which 150 + 250 ms are kept back.
+        let first = c.budget(0, &line, None, true);
+        assert_eq!(first.limit, Duration::from_secs(2));
+        assert_eq!(first.margin, Duration::from_millis(400));
+        assert_eq!(first.started, c.process_start);
+        // A full-history later turn is a fresh process too: 1 s, 150 + 125 ms kept back.
+        let later = c.budget(0, &line, None, false);
+        assert_eq!(later.margin, Duration::from_millis(275));
+        // A kept-running turn is timed from its line, with the plain margin.
+        let kept = c.budget(3, &line, None, false);
+        assert_eq!(kept.margin, Duration::from_millis(150));
+        assert_eq!(kept.started, line.arrived);
     }
 
     #[test]
