@@ -316,6 +316,9 @@ impl ArenaGame for Connect6 {
                         "leaf" => config.width.leaf_threats = v != 0.0,
                         "pvs" => config.width.pvs = v != 0.0,
                         "lmr" => config.width.lmr = v as usize,
+                        "near" => config.width.near_plies = v as i32,
+                        "near_wide" => config.width.near_wide = v as usize,
+                        "near_pairs" => config.width.near_pairs = v as usize,
                         "vcdt" => config.vcdt_depth = v as u8,
                         "safety" => config.safety_depth = v as u8,
                         "research" => config.safety_research = v != 0.0,
@@ -348,7 +351,7 @@ impl ArenaGame for Connect6 {
                         _ => {
                             return Err(format!(
                                 "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
-                                 pvs, lmr, vcdt, safety, research, singles, single_depth, share, ab_share, deepen, stretch, \
+                                 pvs, lmr, near, near_wide, near_pairs, vcdt, safety, research, singles, single_depth, share, ab_share, deepen, stretch, \
                                  drop, depth, variety, variety_plies, book, w2, w3, w4, w5, tempo, mover1, waiter1, mover2, \
                                  waiter2, own, theirs, fitted)"
                             ))

@@ -182,7 +182,8 @@ impl Connect6Engine {
                 depth: 0,
             };
         }
-        let moves = alphabeta::turn_moves(&mut board, self.config.width);
+        // The root is a node like any other, at ply 1.
+        let moves = alphabeta::turn_moves(&mut board, self.config.width.at(1));
         if moves.is_empty() {
             // Lost (three threats against us) or full: still play the most useful stones.
             let turn = board.top_cells(me, left as usize);
