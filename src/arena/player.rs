@@ -639,26 +639,61 @@ fn spec_options(spec: &str) -> Result<(&str, Option<&str>, Settings), String> {
     Ok((head, level, options))
 }
 
-/// Settings of a `clock` budget's plan: `turns` (our turns in a typical game) and `minleft`
-/// (the fewest turns ever expected still to come), to compare plans under one clock.
-const PLAN_KEYS: [&str; 2] = ["turns", "minleft"];
+/// Settings of a `clock` budget's plan, to compare plans under one clock: `turns` (our turns in
+/// a typical game), `minleft` (the fewest turns ever expected still to come), `open` and
+/// `open_weight` (how many first turns weigh how much), `late` and `late_weight` (from which
+/// turn the end weighs how much), `reserve` (the share of the clock kept back).
+const PLAN_KEYS: [&str; 7] = [
+    "turns",
+    "minleft",
+    "open",
+    "open_weight",
+    "late",
+    "late_weight",
+    "reserve",
+];
 
-/// `plan` with the `turns=` and `minleft=` settings of `spec` applied.
+/// `plan` with the plan settings of `spec` (the `PLAN_KEYS`) applied.
 fn with_plan_options(
     mut plan: GamePlan,
     options: &Settings,
     spec: &str,
 ) -> Result<GamePlan, String> {
     for (key, value) in options {
-        if value.fract() != 0.0 || !(1.0..=500.0).contains(value) {
+        let key = key.as_str();
+        if let "open_weight" | "late_weight" | "reserve" = key {
+            let range = if key == "reserve" {
+                0.0..=0.9
+            } else {
+                0.05..=20.0
+            };
+            if !range.contains(value) {
+                return Err(format!(
+                    "{key}={value} in {spec:?}: from {} to {}",
+                    range.start(),
+                    range.end()
+                ));
+            }
+            match key {
+                "open_weight" => plan.opening_weight = *value,
+                "late_weight" => plan.late_weight = *value,
+                _ => plan.reserve = *value,
+            }
+            continue;
+        }
+        // `open` may be 0 (no opening turns); the others count at least one turn.
+        let least = if key == "open" { 0.0 } else { 1.0 };
+        if value.fract() != 0.0 || !(least..=500.0).contains(value) {
             return Err(format!(
-                "{key}={value} in {spec:?}: a whole number of turns, 1 to 500"
+                "{key}={value} in {spec:?}: a whole number of turns, {least} to 500"
             ));
         }
         let turns = *value as u32;
-        match key.as_str() {
+        match key {
             "turns" => plan.typical_turns = turns,
-            _ => plan.min_turns_left = turns,
+            "minleft" => plan.min_turns_left = turns,
+            "open" => plan.opening_turns = turns,
+            _ => plan.late_from = turns,
         }
     }
     Ok(plan)
@@ -897,6 +932,20 @@ mod tests {
                 ..GamePlan::CONNECT6
             }))
         );
+        assert_eq!(
+            ok("engine:clock,open=3,open_weight=1.5,late=8,late_weight=0.6,reserve=0.2"),
+            Some(Budget::Clock(GamePlan {
+                opening_turns: 3,
+                opening_weight: 1.5,
+                late_from: 8,
+                late_weight: 0.6,
+                reserve: 0.2,
+                ..GamePlan::CONNECT6
+            }))
+        );
+        assert!(err("engine:clock,open_weight=0").contains("from 0.05 to 20"));
+        assert!(err("engine:clock,reserve=1").contains("from 0 to 0.9"));
+        assert!(err("engine:clock,late=1.5").contains("a whole number of turns"));
         assert!(err("engine:clock,turns=0").contains("a whole number of turns"));
         assert!(err("engine:clock,minleft=2.5").contains("a whole number of turns"));
         assert!(err("engine:500ms,turns=9").contains("go with <family>:clock"));
