@@ -328,6 +328,7 @@ impl ArenaGame for Connect6 {
                         "ab_share" => config.ab_share = v,
                         "deepen" => config.deepen_ratio = v,
                         "stretch" => config.stretch = v != 0.0,
+                        "resume" => config.resume = v != 0.0,
                         "drop" => config.unsettled_drop = v as i32,
                         "depth" => config.max_depth = v as u8,
                         "variety" => config.variety = v as i32,
@@ -352,7 +353,7 @@ impl ArenaGame for Connect6 {
                             return Err(format!(
                                 "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
                                  pvs, lmr, near, near_wide, near_pairs, vcdt, safety, research, singles, single_depth, share, ab_share, deepen, stretch, \
-                                 drop, depth, variety, variety_plies, book, w2, w3, w4, w5, tempo, mover1, waiter1, mover2, \
+                                 resume, drop, depth, variety, variety_plies, book, w2, w3, w4, w5, tempo, mover1, waiter1, mover2, \
                                  waiter2, own, theirs, fitted)"
                             ))
                         }
@@ -917,7 +918,12 @@ mod tests {
             ok("engine:5000n,pvs=1,lmr=4,mover1=1.3,waiter1=1,mover2=1,waiter2=1.6,variety_plies=5"),
             Some(Budget::Iterations(5000))
         );
+        assert_eq!(
+            ok("engine:250ms,resume=1"),
+            Some(Budget::Time(Duration::from_millis(250)))
+        );
         let err = |s: &str| Builtin::<Connect6>::from_spec("a", s, 1).err().unwrap();
+        assert!(err("engine:250ms,resumed=1").contains("resume, drop"));
         assert!(err("mcts:100ms").contains("no MCTS engine"));
         assert!(err("engine:100p").contains("needs a unit"));
         assert!(err("engine:100ms,c=1").contains("unknown Connect6 engine option"));

@@ -11,7 +11,9 @@
 //!    then lines with one single threat among them;
 //! 5. otherwise alpha-beta over pairs (`alphabeta.rs`), deepened within most of what is left;
 //! 6. the chosen turn checked against the opponent's threat lines of both kinds, and replaced
-//!    by the next in alpha-beta's order that survives them if it does not.
+//!    by the next in alpha-beta's order that survives them if it does not;
+//! 7. with `resume` on, the time the check left goes back to alpha-beta, from the iteration
+//!    after its last complete one, and a better turn it finds is checked again.
 
 mod alphabeta;
 mod board;
@@ -61,6 +63,8 @@ pub struct Connect6Config {
     /// times what the iterations so far took (0: deepen until the time is up; a partial
     /// iteration still counts when it finds a better turn).
     pub deepen_ratio: f64,
+    /// Whether alpha-beta resumes, one iteration deeper, with the time the safety check left.
+    pub resume: bool,
     /// Whether an unsettled turn may borrow from a whole-game clock (`Limits::stretch_to`).
     pub stretch: bool,
     /// A fall of the root value this large between iterations of the same parity marks the
@@ -97,6 +101,8 @@ impl Default for Connect6Config {
             vcdt_share: 0.3,
             ab_share: AB_SHARE,
             deepen_ratio: 1.0,
+            // Measured without a decision so far (see the README's strength notes): off.
+            resume: false,
             // Measured without a gain so far (see the README's strength notes): off.
             stretch: false,
             unsettled_drop: UNSETTLED_DROP,
@@ -214,7 +220,9 @@ impl Connect6Engine {
         let mut saved = budget.limits().stop_at;
         budget.set_deadline(share_of_time_left(saved, self.config.ab_share));
         let t1 = Instant::now();
-        let (mut choice, mut ranked, unsettled) = self.alpha_beta(&mut board, moves, budget);
+        let first = self.alpha_beta(&mut board, moves, budget, None);
+        let (mut choice, mut ranked, unsettled) = (first.choice, first.ranked, first.unsettled);
+        let mut last = first.last;
         trace(|| {
             format!(
                 "  alpha-beta {:?} depth {} nodes {} unsettled {unsettled}",
@@ -231,7 +239,8 @@ impl Connect6Engine {
             saved = Some(later);
             budget.set_deadline(share_of_time_left(saved, self.config.ab_share));
             let t3 = Instant::now();
-            (choice, ranked, _) = self.alpha_beta(&mut board, ranked, budget);
+            let again = self.alpha_beta(&mut board, ranked, budget, None);
+            (choice, ranked, last) = (again.choice, again.ranked, again.last);
             trace(|| {
                 format!(
                     "  stretched {:?} depth {} nodes {}",
@@ -242,12 +251,64 @@ impl Connect6Engine {
             });
         }
         budget.set_deadline(saved);
-        let t2 = Instant::now();
-        let safe = self.avoid_forced_loss(&mut board, choice, ranked, budget);
+        let mut safe = self.checked(&mut board, choice, ranked.clone(), budget, saved);
+        if !self.config.resume || budget.limits().max_iterations.is_some() {
+            return safe;
+        }
+        // The safety check mostly ends in a moment, and alpha-beta stopped before an iteration
+        // it could not finish in its share: with the time the check left, alpha-beta goes on
+        // from the iteration after its last complete one, and a turn it finds better (or the
+        // choice of a complete deeper iteration) is checked in turn. Another round starts only
+        // while more time is left than alpha-beta has spent so far, the rule it keeps between
+        // iterations.
+        let mut spent = t1.elapsed();
+        while let (Some(stop), Some((depth, value))) = (saved, last) {
+            let left = stop.saturating_duration_since(Instant::now());
+            if left < spent.mul_f64(self.config.deepen_ratio)
+                || depth >= self.config.max_depth
+                || value.abs() > WIN_BOUND
+                || safe.value.is_some_and(|v| v > WIN_BOUND)
+            {
+                break;
+            }
+            budget.set_deadline(share_of_time_left(saved, self.config.ab_share));
+            let t = Instant::now();
+            let deeper = self.alpha_beta(&mut board, ranked.clone(), budget, last);
+            spent += t.elapsed();
+            trace(|| {
+                format!(
+                    "  resumed {:?} depth {} nodes {}",
+                    t.elapsed(),
+                    deeper.choice.depth,
+                    budget.nodes
+                )
+            });
+            budget.set_deadline(saved);
+            if deeper.choice.depth <= depth {
+                // Nothing better found: the checked choice stands.
+                break;
+            }
+            (ranked, last) = (deeper.ranked, deeper.last);
+            safe = self.checked(&mut board, deeper.choice, ranked.clone(), budget, saved);
+        }
+        safe
+    }
+
+    /// `avoid_forced_loss`, with a trace line.
+    fn checked(
+        &mut self,
+        board: &mut Board,
+        choice: Choice,
+        ranked: Vec<Turn>,
+        budget: &mut Budget,
+        saved: Option<Instant>,
+    ) -> Choice {
+        let t = Instant::now();
+        let safe = self.avoid_forced_loss(board, choice, ranked, budget);
         trace(|| {
             format!(
                 "  safety {:?} nodes {} left {:?}",
-                t2.elapsed(),
+                t.elapsed(),
                 budget.nodes,
                 saved.map(|t| t.saturating_duration_since(Instant::now()))
             )
@@ -324,7 +385,7 @@ impl Connect6Engine {
             }
         }
         let t = Instant::now();
-        let (best, _, _) = self.alpha_beta(board, survivors, budget);
+        let best = self.alpha_beta(board, survivors, budget, None).choice;
         trace(|| {
             format!(
                 "  safety replaced the choice: re-searched {:?} depth {} value {:?}",
@@ -392,22 +453,23 @@ impl Connect6Engine {
         reaches
     }
 
-    /// The chosen turn, all root turns ranked by the last complete iteration, and whether the
-    /// search is unsettled: its last iterations changed the best turn, or lowered its value by
-    /// `UNSETTLED_DROP` or more against the iteration two before (same parity: the values of
-    /// odd and even depths differ by the turn's tempo).
+    /// Iteratively deepened alpha-beta over the root turns `moves`, from depth 1, or with
+    /// `after` (the depth and best value of an earlier call's last complete iteration, `moves`
+    /// in its order) from the depth after it.
     fn alpha_beta(
         &mut self,
         board: &mut Board,
         mut moves: Vec<Turn>,
         budget: &mut Budget,
-    ) -> (Choice, Vec<Turn>, bool) {
+        after: Option<(u8, i32)>,
+    ) -> Searched {
         let started = Instant::now();
         let mut best = Choice {
             turn: moves[0].clone(),
-            value: None,
-            depth: 0,
+            value: after.map(|(_, v)| v),
+            depth: after.map_or(0, |(d, _)| d),
         };
+        let mut last = after;
         let width = self.config.width;
         let variety = if board.pos.ply() < self.config.variety_plies {
             self.config.variety
@@ -416,9 +478,9 @@ impl Connect6Engine {
         };
         let mut last_scores: Vec<i32> = Vec::new();
         // The best value of each complete iteration, and whether the best turn changed.
-        let mut values: Vec<i32> = Vec::new();
+        let mut values: Vec<i32> = after.iter().map(|&(_, v)| v).collect();
         let mut changed = false;
-        for depth in 1..=self.config.max_depth {
+        for depth in best.depth + 1..=self.config.max_depth {
             let mut searcher = Searcher {
                 board,
                 table: &mut self.table,
@@ -459,6 +521,7 @@ impl Connect6Engine {
             last_scores = scores.iter().map(|&(v, _)| v).collect();
             changed = depth > 1 && moves[0] != best.turn;
             values.push(scores[0].0);
+            last = Some((depth, scores[0].0));
             best = Choice {
                 turn: moves[0].clone(),
                 value: Some(scores[0].0),
@@ -466,7 +529,12 @@ impl Connect6Engine {
             };
             if scores[0].0.abs() > WIN_BOUND {
                 // Proved either way: nothing to stretch for.
-                return (best, moves, false);
+                return Searched {
+                    choice: best,
+                    ranked: moves,
+                    unsettled: false,
+                    last,
+                };
             }
             // Another iteration costs several times this one and will rarely end, but its
             // first turns are searched first, so a partial iteration that finds a better turn
@@ -481,7 +549,7 @@ impl Connect6Engine {
             }
         }
         let unsettled = changed || falling(&values, self.config.unsettled_drop);
-        trace(|| {
+        trace_if(!last_scores.is_empty(), || {
             let top: Vec<String> = moves
                 .iter()
                 .zip(&last_scores)
@@ -505,8 +573,26 @@ impl Connect6Engine {
             best.turn = moves[pick].clone();
             best.value = Some(last_scores[pick]);
         }
-        (best, moves, unsettled)
+        Searched {
+            choice: best,
+            ranked: moves,
+            unsettled,
+            last,
+        }
     }
+}
+
+/// What `alpha_beta` found.
+struct Searched {
+    choice: Choice,
+    /// All root turns, ranked by the last complete iteration.
+    ranked: Vec<Turn>,
+    /// Whether the search is unsettled: its last iterations changed the best turn, or lowered
+    /// its value by `UNSETTLED_DROP` or more against the iteration two before (same parity: the
+    /// values of odd and even depths differ by the turn's tempo).
+    unsettled: bool,
+    /// The depth and best value of the last complete iteration.
+    last: Option<(u8, i32)>,
 }
 
 /// Whether the best values of the complete iterations, in order, end with a fall of `drop` or
@@ -524,6 +610,13 @@ fn falling(values: &[i32], drop: i32) -> bool {
 fn trace(line: impl FnOnce() -> String) {
     if std::env::var_os("STONEBRAIN_TRACE").is_some() {
         eprintln!("{}", line());
+    }
+}
+
+/// `trace`, when `wanted`.
+fn trace_if(wanted: bool, line: impl FnOnce() -> String) {
+    if wanted {
+        trace(line);
     }
 }
 
@@ -769,6 +862,65 @@ mod tests {
         };
         assert_eq!(decide(0).turn, ijkk);
         assert_eq!(decide(1).turn, hiki);
+    }
+
+    /// Alpha-beta given an earlier call's last complete iteration goes on from the depth after
+    /// it, in the earlier order, and needs fewer nodes for it than a search from depth 1.
+    #[test]
+    fn alpha_beta_resumes_after_its_last_complete_iteration() {
+        let pos = after_turns("JJ JKKJ");
+        let engine_to = |max_depth: u8| {
+            Connect6Engine::new(Connect6Config {
+                max_depth,
+                variety: 0,
+                ..Connect6Config::default()
+            })
+        };
+        let moves = |board: &mut Board| alphabeta::turn_moves(board, Width::default().at(1));
+        let mut board = Board::new(&pos);
+        let mut engine = engine_to(3);
+        let root = moves(&mut board);
+        let first = engine.alpha_beta(&mut board, root, &mut Budget::nodes(u64::MAX), None);
+        let (depth, value) = first.last.expect("three complete iterations");
+        assert_eq!(depth, 3);
+        assert_eq!(first.choice.value, Some(value));
+
+        engine.config.max_depth = 4;
+        let mut budget = Budget::nodes(u64::MAX);
+        let resumed = engine.alpha_beta(&mut board, first.ranked, &mut budget, first.last);
+        assert_eq!(resumed.last.map(|(d, _)| d), Some(4));
+        assert_eq!(resumed.choice.depth, 4);
+
+        let mut fresh = engine_to(4);
+        let mut fresh_budget = Budget::nodes(u64::MAX);
+        let root = moves(&mut board);
+        let whole = fresh.alpha_beta(&mut board, root, &mut fresh_budget, None);
+        assert_eq!(whole.last.map(|(d, _)| d), Some(4));
+        assert!(
+            budget.nodes < fresh_budget.nodes,
+            "resumed {} nodes, from depth 1 {}",
+            budget.nodes,
+            fresh_budget.nodes
+        );
+    }
+
+    /// With resuming on, a timed turn still ends by its limit (with a second's slack for a
+    /// loaded machine), and plays a legal stone.
+    #[test]
+    fn a_resumed_turn_ends_by_its_limit() {
+        let mut engine = Connect6Engine::new(Connect6Config {
+            resume: true,
+            ..Connect6Config::default()
+        });
+        let pos = after_turns("JJ JKKJ");
+        let start = Instant::now();
+        let d = engine.think(&pos, Limits::until(start + Duration::from_millis(300)));
+        assert!(pos.check_move(d.mv.unwrap()).is_ok());
+        assert!(
+            start.elapsed() < Duration::from_millis(1300),
+            "{:?}",
+            start.elapsed()
+        );
     }
 
     /// With stretching on, a turn given a loan ends by the loan's end; without a loan it ends
