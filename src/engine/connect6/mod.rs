@@ -251,7 +251,7 @@ impl Connect6Engine {
             });
         }
         budget.set_deadline(saved);
-        let mut safe = self.checked(&mut board, choice, ranked.clone(), budget, saved);
+        let mut safe = self.checked(&mut board, choice, &ranked, budget, saved);
         if !self.config.resume || budget.limits().max_iterations.is_some() {
             return safe;
         }
@@ -289,7 +289,7 @@ impl Connect6Engine {
                 break;
             }
             (ranked, last) = (deeper.ranked, deeper.last);
-            safe = self.checked(&mut board, deeper.choice, ranked.clone(), budget, saved);
+            safe = self.checked(&mut board, deeper.choice, &ranked, budget, saved);
         }
         safe
     }
@@ -299,7 +299,7 @@ impl Connect6Engine {
         &mut self,
         board: &mut Board,
         choice: Choice,
-        ranked: Vec<Turn>,
+        ranked: &[Turn],
         budget: &mut Budget,
         saved: Option<Instant>,
     ) -> Choice {
@@ -332,14 +332,14 @@ impl Connect6Engine {
         &mut self,
         board: &mut Board,
         choice: Choice,
-        ranked: Vec<Turn>,
+        ranked: &[Turn],
         budget: &mut Budget,
     ) -> Choice {
         if choice.value.is_some_and(|v| v > WIN_BOUND) {
             return choice;
         }
         let candidates: Vec<Turn> = std::iter::once(choice.turn.clone())
-            .chain(ranked.into_iter().filter(|t| *t != choice.turn))
+            .chain(ranked.iter().filter(|t| **t != choice.turn).cloned())
             .take(SAFETY_CANDIDATES)
             .collect();
         // Where in `candidates` the first survivor is at each depth, and the deepest depth at
@@ -549,18 +549,20 @@ impl Connect6Engine {
             }
         }
         let unsettled = changed || falling(&values, self.config.unsettled_drop);
-        trace_if(!last_scores.is_empty(), || {
-            let top: Vec<String> = moves
-                .iter()
-                .zip(&last_scores)
-                .take(8)
-                .map(|(m, v)| {
-                    let cells: String = m.iter().map(|&s| letters(&board.pos, s)).collect();
-                    format!("{cells} {v}")
-                })
-                .collect();
-            format!("  root {}", top.join(", "))
-        });
+        if !last_scores.is_empty() {
+            trace(|| {
+                let top: Vec<String> = moves
+                    .iter()
+                    .zip(&last_scores)
+                    .take(8)
+                    .map(|(m, v)| {
+                        let cells: String = m.iter().map(|&s| letters(&board.pos, s)).collect();
+                        format!("{cells} {v}")
+                    })
+                    .collect();
+                format!("  root {}", top.join(", "))
+            });
+        }
         if variety > 0 && best.value.is_some_and(|v| v.abs() < WIN_BOUND) && !last_scores.is_empty()
         {
             // Early in the game, any turn within `variety` of the best: games between the same
@@ -610,13 +612,6 @@ fn falling(values: &[i32], drop: i32) -> bool {
 fn trace(line: impl FnOnce() -> String) {
     if std::env::var_os("STONEBRAIN_TRACE").is_some() {
         eprintln!("{}", line());
-    }
-}
-
-/// `trace`, when `wanted`.
-fn trace_if(wanted: bool, line: impl FnOnce() -> String) {
-    if wanted {
-        trace(line);
     }
 }
 
@@ -810,7 +805,7 @@ mod tests {
             };
             let mut board = Board::new(&pos);
             let mut budget = Budget::nodes(300_000);
-            engine.avoid_forced_loss(&mut board, choice, ranked.clone(), &mut budget)
+            engine.avoid_forced_loss(&mut board, choice, &ranked, &mut budget)
         };
         assert_eq!(decide(false).turn, jhgl);
         let chosen = decide(true);
@@ -858,7 +853,7 @@ mod tests {
             let ranked = vec![ijkk.clone(), ijki.clone(), hiki.clone()];
             let mut board = Board::new(&pos);
             let mut budget = Budget::nodes(50_000_000);
-            engine.avoid_forced_loss(&mut board, choice, ranked, &mut budget)
+            engine.avoid_forced_loss(&mut board, choice, &ranked, &mut budget)
         };
         assert_eq!(decide(0).turn, ijkk);
         assert_eq!(decide(1).turn, hiki);
