@@ -321,6 +321,9 @@ impl Connect6Engine {
     /// the time lasts, and kept if the opponent has none at the deepest depth completed. A
     /// proved win needs no check.
     ///
+    /// The reaches tried are the exact VCDT, deepened, then lines with a single threat, deepened;
+    /// a turn beaten at one of them is out, whatever the others say.
+    ///
     /// If the chosen turn loses that way, the first of the next turns in alpha-beta's order
     /// that survives is played. That order is a guess below the best (those values are only
     /// bounds, and a turn alpha-beta itself proved lost can come next), so with
@@ -342,22 +345,41 @@ impl Connect6Engine {
             .chain(ranked.iter().filter(|t| **t != choice.turn).cloned())
             .take(SAFETY_CANDIDATES)
             .collect();
-        // Where in `candidates` the first survivor is at each depth, and the deepest depth at
-        // which one survived (the candidates before it lose at that depth).
-        let mut safe: Option<(usize, Reach)> = None;
-        for reach in self.threat_reaches(3, self.config.safety_depth) {
-            let found = candidates
-                .iter()
-                .position(|turn| !self.loses_to_threats(board, turn, reach, budget));
-            if budget.stopped() {
-                break;
+        // The reaches are not ordered by strength: the exact VCDT to 10 turns comes before the
+        // lines with a single threat from 3 turns on, which see neither more nor less than it.
+        // So a candidate lost at any reach stays lost, and one taken up late is first checked
+        // at every reach before the current one.
+        let reaches = self.threat_reaches(3, self.config.safety_depth);
+        // How many of the reaches each candidate has survived; `None` once one beat it.
+        let mut passed: Vec<Option<usize>> = vec![Some(0); candidates.len()];
+        // The first survivor at the last reach completed, and that reach's index.
+        let mut safe: Option<(usize, usize)> = None;
+        'reaches: for r in 0..reaches.len() {
+            let mut found = None;
+            for (i, turn) in candidates.iter().enumerate() {
+                let Some(from) = passed[i] else { continue };
+                let mut lost = false;
+                for &earlier in &reaches[from..=r] {
+                    lost = self.loses_to_threats(board, turn, earlier, budget);
+                    if budget.stopped() {
+                        break 'reaches;
+                    }
+                    if lost {
+                        break;
+                    }
+                }
+                passed[i] = if lost { None } else { Some(r + 1) };
+                if !lost {
+                    found = Some(i);
+                    break;
+                }
             }
             match found {
-                Some(at) => safe = Some((at, reach)),
+                Some(at) => safe = Some((at, r)),
                 None => break,
             }
         }
-        let Some((at, reach)) = safe.filter(|&(at, _)| at != 0) else {
+        let Some((at, last)) = safe.filter(|&(at, _)| at != 0) else {
             // The chosen turn (first of the candidates) survived, or nothing was decided.
             return choice;
         };
@@ -375,14 +397,18 @@ impl Connect6Engine {
             }
         }
         let mut survivors = vec![first_safe.clone()];
-        for turn in &candidates[at + 1..] {
-            let lost = self.loses_to_threats(board, turn, reach, budget);
-            if budget.stopped() {
-                break;
+        'candidates: for (turn, from) in candidates.iter().zip(&passed).skip(at + 1) {
+            let Some(from) = *from else { continue };
+            for &reach in &reaches[from..=last] {
+                let lost = self.loses_to_threats(board, turn, reach, budget);
+                if budget.stopped() {
+                    break 'candidates;
+                }
+                if lost {
+                    continue 'candidates;
+                }
             }
-            if !lost {
-                survivors.push(turn.clone());
-            }
+            survivors.push(turn.clone());
         }
         let t = Instant::now();
         let best = self.alpha_beta(board, survivors, budget, None).choice;
@@ -857,6 +883,45 @@ mod tests {
         };
         assert_eq!(decide(0).turn, ijkk);
         assert_eq!(decide(1).turn, hiki);
+    }
+
+    /// White to move at its third turn of a game this engine lost to Cloudict at depth 5: the
+    /// variety of the opening chose JILK, which an exact VCDT of 8 turns beats but no line with
+    /// a single threat of up to 7 turns does. The check used to reject it at the exact reach and
+    /// take it back at the first single-threat one, which is shallower; it now plays JILH, the
+    /// next in alpha-beta's order, which survives every reach.
+    #[test]
+    fn a_turn_lost_at_one_reach_stays_lost_at_the_next() {
+        let pos = after_turns("JJ KJJK KKII GGMH LIKI");
+        let [jilk, jilh, milh] = ["JILK", "JILH", "MILH"].map(|t| sau_turn(&pos, t));
+        let mut board = Board::new(&pos);
+        let mut checker = Connect6Engine::new(Connect6Config::default());
+        let mut black_wins_after = |t: &Turn, reach: Reach| {
+            let mut budget = Budget::nodes(5_000_000);
+            checker.loses_to_threats(&mut board, t, reach, &mut budget)
+        };
+        let single = Reach {
+            depth: 7,
+            singles: 1,
+        };
+        assert!(black_wins_after(&jilk, Reach::vcdt(8)));
+        assert!(!black_wins_after(&jilk, single));
+        assert!(!black_wins_after(&jilh, Reach::vcdt(10)));
+        assert!(!black_wins_after(&jilh, single));
+
+        let mut engine = Connect6Engine::new(Connect6Config {
+            variety: 0,
+            ..Connect6Config::default()
+        });
+        let choice = Choice {
+            turn: jilk.clone(),
+            value: Some(-438),
+            depth: 10,
+        };
+        let ranked = vec![jilh.clone(), milh, jilk];
+        let mut budget = Budget::nodes(20_000_000);
+        let chosen = engine.avoid_forced_loss(&mut board, choice, &ranked, &mut budget);
+        assert_eq!(chosen.turn, jilh);
     }
 
     /// Alpha-beta given an earlier call's last complete iteration goes on from the depth after
