@@ -358,18 +358,11 @@ impl Connect6Engine {
             let mut found = None;
             for (i, turn) in candidates.iter().enumerate() {
                 let Some(from) = passed[i] else { continue };
-                let mut lost = false;
-                for &earlier in &reaches[from..=r] {
-                    lost = self.loses_to_threats(board, turn, earlier, budget);
-                    if budget.stopped() {
-                        break 'reaches;
-                    }
-                    if lost {
-                        break;
-                    }
-                }
-                passed[i] = if lost { None } else { Some(r + 1) };
-                if !lost {
+                let Some(alive) = self.survives(board, turn, &reaches[from..=r], budget) else {
+                    break 'reaches;
+                };
+                passed[i] = alive.then_some(r + 1);
+                if alive {
                     found = Some(i);
                     break;
                 }
@@ -397,18 +390,13 @@ impl Connect6Engine {
             }
         }
         let mut survivors = vec![first_safe.clone()];
-        'candidates: for (turn, from) in candidates.iter().zip(&passed).skip(at + 1) {
+        for (turn, from) in candidates.iter().zip(&passed).skip(at + 1) {
             let Some(from) = *from else { continue };
-            for &reach in &reaches[from..=last] {
-                let lost = self.loses_to_threats(board, turn, reach, budget);
-                if budget.stopped() {
-                    break 'candidates;
-                }
-                if lost {
-                    continue 'candidates;
-                }
+            match self.survives(board, turn, &reaches[from..=last], budget) {
+                Some(true) => survivors.push(turn.clone()),
+                Some(false) => {}
+                None => break,
             }
-            survivors.push(turn.clone());
         }
         let t = Instant::now();
         let best = self.alpha_beta(board, survivors, budget, None).choice;
@@ -429,6 +417,27 @@ impl Connect6Engine {
             };
         }
         best
+    }
+
+    /// Whether our `turn` survives each of `reaches`, tried in order (`None`: the budget ran
+    /// out before that was known).
+    fn survives(
+        &mut self,
+        board: &mut Board,
+        turn: &Turn,
+        reaches: &[Reach],
+        budget: &mut Budget,
+    ) -> Option<bool> {
+        for &reach in reaches {
+            let lost = self.loses_to_threats(board, turn, reach, budget);
+            if budget.stopped() {
+                return None;
+            }
+            if lost {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 
     /// Whether, after our `turn`, the opponent wins by threats within `reach`.
