@@ -185,11 +185,13 @@ impl ArenaGame for Nogo {
                 "nodes" => p.max_nodes = *value as usize,
                 "know" => p.knowledge_after = *value as u32,
                 "kw" => p.knowledge_weight = *value as f32,
+                "solve" => config.solve_nodes = *value as u64,
+                "solve_empty" => config.solve_empty = *value as u32,
                 "blended" => {}
                 _ => {
                     return Err(format!(
                         "unknown NoGo engine option {key:?} (c, k, prior, weak, expand, nodes, \
-                         know, kw, blended)"
+                         know, kw, solve, solve_empty, blended)"
                     ))
                 }
             }
@@ -889,6 +891,9 @@ mod tests {
         assert_eq!(b.budget(), Some(Budget::Time(Duration::from_millis(200))));
         let b = Builtin::<Nogo>::from_spec("a", "mcts:500p", 1).unwrap();
         assert_eq!(b.budget(), Some(Budget::Iterations(500)));
+        assert!(
+            Builtin::<Nogo>::from_spec("a", "mcts:500p,solve=100000,solve_empty=26", 1).is_ok()
+        );
         let b = Builtin::<Nogo>::from_spec("a", "engine:300n", 1).unwrap();
         assert_eq!(b.budget(), Some(Budget::Iterations(300)));
         let err = |s: &str| Builtin::<Nogo>::from_spec("a", s, 1).err().unwrap();
