@@ -3,9 +3,10 @@
 //! Every empty point is, for each colour, legal or not. Points legal for both sides are
 //! contested: whoever takes one denies it to the other. Points legal for only one side are that
 //! side's reserve (NoGo's "eyes"): the opponent can never take them, so spending one early wastes
-//! it. The policy therefore plays a random contested point while any remain, and only then falls
-//! back on the mover's own reserve; the side that runs out first loses, which is exactly how NoGo
-//! endgames are counted. Illegality is permanent, so each point's ban is found once.
+//! it. The policy (HaHaNoGo's) therefore plays, in a random order, the points contested where the
+//! playout starts, each by the side to move if it may, and only then falls back on each side's
+//! own reserve; the side that runs out first loses, which is exactly how NoGo endgames are
+//! counted. Illegality is permanent, so each point's ban is found once.
 
 use super::knowledge;
 use crate::game::bitset::{bit, bits, select};
@@ -95,10 +96,16 @@ fn rollout_body(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> O
         played[0] |= bit(p as usize);
         pos.place(p);
     }
-    // Phase 1: the contested points, taken in a random order from a list (a swap-remove pick
-    // costs a multiply and two moves; picking from the bitboard each turn cost a select).
-    // Illegality is permanent, so a point found illegal for either side never becomes
-    // contested again and leaves the list for good: when the list is empty, nothing is contested.
+    // Phase 1: the points contested where the playout starts, taken in a random order from a
+    // list (a swap-remove pick costs a multiply and two moves; picking from the bitboard each
+    // turn cost a select). The bans are refreshed first, so that the list holds exactly the
+    // points legal for both sides there. A point drawn is played if the mover may play it, even
+    // if it has since become the mover's own reserve: HaHaNoGo's policy. Leaving such points
+    // for the second phase (our policy before) rated middle-game positions up to 13 points of
+    // win rate away from it (0.57 against 0.67 for Black, over 200,000 playouts each), and at
+    // equal playouts HaHaNoGo's search was the stronger one. Illegality is permanent, so a point
+    // found illegal for the mover leaves the list for good.
+    pos.refreshed_legal();
     let mut list = [0u8; POINTS];
     let mut n = 0;
     for p in bits(pos.empty() & !pos.banned(Color::Black) & !pos.banned(Color::White)) {
@@ -118,7 +125,7 @@ fn rollout_body(pos: &mut Nogo, rng: &mut SmallRng, played: &mut [u128; 2]) -> O
         // Record what was learnt without branching on it (these outcomes are unpredictable).
         pos.ban_where(me, p, !mine);
         pos.ban_where(them, p, !theirs);
-        if mine && theirs {
+        if mine {
             played[me.index()] |= bit(p as usize);
             pos.place(p);
             empty &= !bit(p as usize);
