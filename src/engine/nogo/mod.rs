@@ -58,7 +58,7 @@ pub struct NogoEngine {
     tree: Option<Mcts<Nogo>>,
     games: u64,
     /// Made at the first endgame turn and kept through the game: its table holds results.
-    solver: Option<Box<Solver>>,
+    solver: Option<Solver>,
 }
 
 impl NogoEngine {
@@ -75,9 +75,7 @@ impl NogoEngine {
     pub fn tree_visits(&self) -> u32 {
         self.tree.as_ref().map_or(0, |t| t.root_visits())
     }
-}
 
-impl NogoEngine {
     /// Asks the endgame solver, when the board is full enough; a proved win is the decision.
     fn solve(&mut self, pos: &Nogo, limits: Limits) -> Option<Decision<Point>> {
         let c = &self.config;

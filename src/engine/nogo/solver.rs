@@ -47,7 +47,6 @@ pub struct Solver {
     nodes: u64,
     budget: u64,
     deadline: Option<Instant>,
-    out_of_budget: bool,
 }
 
 impl Solver {
@@ -57,7 +56,6 @@ impl Solver {
             nodes: 0,
             budget: 0,
             deadline: None,
-            out_of_budget: false,
         }
     }
 
@@ -77,22 +75,24 @@ impl Solver {
         self.nodes = 0;
         self.budget = budget;
         self.deadline = deadline;
-        self.out_of_budget = false;
-        let mut pos = pos.clone();
-        let moves = ordered_moves(&mut pos);
-        if moves.is_empty() {
-            return Verdict::Loss;
+        match self.winning_move(&mut pos.clone()) {
+            None => Verdict::Unknown,
+            Some(Some(p)) => Verdict::Win(p),
+            Some(None) => Verdict::Loss,
         }
-        for p in moves {
+    }
+
+    /// The first move after which the opponent loses (`Some(None)`: there is none), or `None`
+    /// once the budget is spent.
+    fn winning_move(&mut self, pos: &mut Nogo) -> Option<Option<Point>> {
+        for p in ordered_moves(pos) {
             let mut child = pos.clone();
             child.play(p);
-            match self.wins(&mut child) {
-                None => return Verdict::Unknown,
-                Some(false) => return Verdict::Win(p),
-                Some(true) => {}
+            if !self.wins(&mut child)? {
+                return Some(Some(p));
             }
         }
-        Verdict::Loss
+        Some(None)
     }
 
     /// Whether the side to move in `pos` wins, or `None` once the budget is spent.
@@ -101,27 +101,18 @@ impl Solver {
         if self.nodes > self.budget {
             return None;
         }
+        // A spent budget unwinds the whole search at once (every caller passes `None` up), so
+        // the clock is read only every so often and nothing needs remembering.
         if self.nodes.is_multiple_of(CLOCK_EVERY)
             && self.deadline.is_some_and(|d| Instant::now() >= d)
         {
-            self.out_of_budget = true;
-        }
-        if self.out_of_budget {
             return None;
         }
         let hash = pos.hash();
         if let Some(known) = self.probe(hash) {
             return Some(known);
         }
-        let mut result = false;
-        for p in ordered_moves(pos) {
-            let mut child = pos.clone();
-            child.play(p);
-            if !self.wins(&mut child)? {
-                result = true;
-                break;
-            }
-        }
+        let result = self.winning_move(pos)?.is_some();
         self.store(hash, result);
         Some(result)
     }
