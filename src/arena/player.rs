@@ -502,13 +502,17 @@ impl ArenaGame for Gomoku {
                     "sharp" => config.order.sharp = v != 0.0,
                     "vct_depth" => config.vct_depth = v as u32,
                     "doubles" => config.defend_doubles = v as u8,
+                    "futility" => config.futility_margin = v as i32,
+                    "futility_depth" => config.futility_depth = v as i32,
+                    "prune" => config.prune_counts = v != 0.0,
+                    "root_pvs" => config.root_pvs = v != 0.0,
                     "variety" => config.variety = v as i32,
                     "variety_plies" => config.variety_plies = v as usize,
                     _ => {
                         return Err(format!(
                             "unknown Gomoku engine option {key:?} (width, vct_share, ab_share, \
-                             deepen, defend, lmr, history, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, variety, \
-                             variety_plies)"
+                             deepen, defend, lmr, history, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, futility, \
+                             futility_depth, prune, root_pvs, variety, variety_plies)"
                         ))
                     }
                 }

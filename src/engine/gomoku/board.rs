@@ -487,7 +487,7 @@ impl Board {
     }
 
     /// Whether `c` has a point where it makes an open four.
-    fn has_open_three(&self, c: Color) -> bool {
+    pub fn has_open_three(&self, c: Color) -> bool {
         self.fours[c.index()]
             .iter()
             .any(|p| self.best_class(p, c) == Class::FlexFour)

@@ -56,6 +56,15 @@ pub struct GomokuConfig {
     /// Against the opponent's double-threat points, search only their answers: 0 never, 1
     /// all, 2 those that hold a four.
     pub defend_doubles: u8,
+    /// Static futility pruning in alpha-beta: the margin a ply (0: off) and the depth up to
+    /// which it applies (`Searcher::futility_margin`).
+    pub futility_margin: i32,
+    pub futility_depth: i32,
+    /// Move-count pruning of quiet moves near the leaves (`Searcher::prune_counts`).
+    pub prune_counts: bool,
+    /// Root moves after the first searched with a null window first (not while the root
+    /// picks among close moves for variety, which needs their values).
+    pub root_pvs: bool,
     /// How candidate points are ranked.
     pub order: Ordering,
     /// Transposition table size as a power of two of entries.
@@ -87,6 +96,10 @@ impl Default for GomokuConfig {
             use_history: true,
             extend_blocks: true,
             defend_doubles: 0,
+            futility_margin: 0,
+            futility_depth: 0,
+            prune_counts: false,
+            root_pvs: false,
             order: Ordering::default(),
             table_bits: 20,
             variety: 8,
@@ -191,6 +204,9 @@ impl GomokuEngine {
         searcher.use_history = self.config.use_history;
         searcher.extend_blocks = self.config.extend_blocks;
         searcher.defend_doubles = self.config.defend_doubles;
+        searcher.futility_margin = self.config.futility_margin;
+        searcher.futility_depth = self.config.futility_depth;
+        searcher.prune_counts = self.config.prune_counts;
         let mut moves = searcher.moves(0, None);
         let mut best = Choice {
             mv: moves[0],
@@ -204,8 +220,16 @@ impl GomokuEngine {
                 searcher.board.play(m);
                 let v = if searcher.board.is_over() {
                     WIN
-                } else {
+                } else if i == 0 || variety > 0 || !self.config.root_pvs {
                     -searcher.search(depth - 1, -WIN, -(alpha - variety), 1)
+                } else {
+                    // A null window first: most root moves only need to be shown no better.
+                    let v = -searcher.search(depth - 1, -alpha - 1, -alpha, 1);
+                    if v > alpha {
+                        -searcher.search(depth - 1, -WIN, -alpha, 1)
+                    } else {
+                        v
+                    }
                 };
                 searcher.board.undo(m);
                 if searcher.budget.stopped() {
