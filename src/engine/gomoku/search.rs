@@ -223,11 +223,12 @@ impl Searcher<'_> {
     /// Plies taken off the first search of the `i`-th move of a node at `depth`: none for the
     /// first moves, shallow nodes, or moves that make or stop a three or better, since those
     /// are the lines that decide games; one for the rest, two for the last ones.
-    fn reduction(&self, depth: i32, i: usize, m: Point) -> i32 {
+    /// `sharp` says whether the move makes or stops a three; asked only when it matters.
+    fn reduction(depth: i32, i: usize, sharp: impl FnOnce() -> bool) -> i32 {
         if depth < 3 || i < 3 {
             return 0;
         }
-        if self.sharp(m) {
+        if sharp() {
             0
         } else if i >= 8 && depth >= 5 {
             2
@@ -345,11 +346,14 @@ impl Searcher<'_> {
         let mut best = -WIN;
         let mut best_move = moves[0];
         for (i, &m) in moves.iter().enumerate() {
-            if i >= prune_after && best > -WIN_BOUND && !self.sharp(m) {
+            // Pruning and reductions may both ask whether the move is sharp: work it out once.
+            let mut sharp_cache = None;
+            let mut sharp = || *sharp_cache.get_or_insert_with(|| self.sharp(m));
+            if i >= prune_after && best > -WIN_BOUND && !sharp() {
                 continue;
             }
             let reduction = if self.reductions && moves.len() > 1 {
-                self.reduction(depth, i, m)
+                Self::reduction(depth, i, sharp)
             } else {
                 0
             };
