@@ -96,6 +96,10 @@ impl Default for GomokuConfig {
             use_history: true,
             extend_blocks: true,
             defend_doubles: 0,
+            // Off: none was shown better than the search without it at 100,000 nodes a move,
+            // balanced openings (futility 60 at depth 4: +20, -1 to +41, over 863 games;
+            // move counts: +12, -20 to +44, over 320; the null-window root: +4, -24 to +33,
+            // over 316).
             futility_margin: 0,
             futility_depth: 0,
             prune_counts: false,
