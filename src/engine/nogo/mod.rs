@@ -36,8 +36,8 @@ impl Default for NogoConfig {
         // games at 300 ms a move against none (`know=0`); +78 at 20,000 playouts a move.
         // With HaHaNoGo's playout policy (commit f79091d) the priors weigh more: their shifts
         // taken 1.5 times beat 1 by +41 (+10 to +74) over 474 games at 20,000 playouts a move.
-        // Not shown against HaHaNoGo at 200,000: 38-42 over 80 games (16-24, then 22-18), where
-        // 1 had gone 31-36 over 67. Weight 2 against 1.5: +18 (-7 to +43) over 728, not shown.
+        // Not shown against HaHaNoGo at 200,000: 61-59 over 120 games (16-24, 22-18, 23-17),
+        // where 1 had gone 31-36 over 67. Weight 2 against 1.5: +18 (-7 to +43) over 728.
         let mcts = MctsParams {
             weak_prior: 0.3,
             knowledge_after: 16,
