@@ -14,7 +14,7 @@ use super::referee::TimeControl;
 use super::sau_player::{is_sau, SauPlayer, SAU_TOLERANT};
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::engine::connect6_greedy::Connect6Greedy;
-use crate::engine::gomoku::{GomokuConfig, GomokuEngine};
+use crate::engine::gomoku::{GomokuConfig, GomokuEngine, Reductions};
 use crate::engine::gomoku_level::{self, Level};
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::engine::random::RandomPlayer;
@@ -493,7 +493,14 @@ impl ArenaGame for Gomoku {
                     "ab_share" => config.ab_share = v,
                     "deepen" => config.deepen_ratio = v,
                     "defend" => config.defend_threes = v != 0.0,
-                    "lmr" => config.reductions = v != 0.0,
+                    "lmr" => {
+                        config.reductions = match v as u8 {
+                            0 => Reductions::Off,
+                            1 => Reductions::Fixed,
+                            _ => Reductions::Logarithmic,
+                        }
+                    }
+                    "razor" => config.razor_margin = v as i32,
                     "history" => config.use_history = v != 0.0,
                     "qblock" => config.extend_blocks = v != 0.0,
                     "leaf_vcf" => config.leaf_vcf = v as u32,
@@ -504,7 +511,7 @@ impl ArenaGame for Gomoku {
                     "doubles" => config.defend_doubles = v as u8,
                     "futility" => config.futility_margin = v as i32,
                     "futility_depth" => config.futility_depth = v as i32,
-                    "prune" => config.prune_counts = v != 0.0,
+                    "prune" => config.prune_counts = v as u8,
                     "root_pvs" => config.root_pvs = v != 0.0,
                     "variety" => config.variety = v as i32,
                     "variety_plies" => config.variety_plies = v as usize,
@@ -512,7 +519,7 @@ impl ArenaGame for Gomoku {
                         return Err(format!(
                             "unknown Gomoku engine option {key:?} (width, vct_share, ab_share, \
                              deepen, defend, lmr, history, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, futility, \
-                             futility_depth, prune, root_pvs, variety, variety_plies)"
+                             futility_depth, prune, root_pvs, razor, variety, variety_plies)"
                         ))
                     }
                 }
@@ -1037,6 +1044,10 @@ mod tests {
         );
         assert_eq!(
             ok("full:100ms,defend=0,qblock=0,lmr=1,history=0,leaf_vcf=2,attack=2,defence=1,sharp=1,vct_depth=5,doubles=1,variety=0,variety_plies=6"),
+            ms(100)
+        );
+        assert_eq!(
+            ok("full:100ms,lmr=2,razor=40,prune=2,futility=60,futility_depth=30,root_pvs=1"),
             ms(100)
         );
         assert!(err("classic:100ms,width=3").contains("classic and wintable levels take no"));

@@ -23,6 +23,7 @@ use crate::search::score::win_rate;
 use board::Board;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+pub use search::Reductions;
 use search::{Searcher, Table, WIN, WIN_BOUND};
 use std::time::Instant;
 
@@ -48,7 +49,9 @@ pub struct GomokuConfig {
     /// Against an open three, search only its defences and our fours.
     pub defend_threes: bool,
     /// Late-move reductions in alpha-beta.
-    pub reductions: bool,
+    pub reductions: Reductions,
+    /// Razoring margin a ply (`Searcher::razor_margin`; 0: off).
+    pub razor_margin: i32,
     /// The history table in move ordering.
     pub use_history: bool,
     /// Leaves facing a four search the block before evaluating.
@@ -61,7 +64,7 @@ pub struct GomokuConfig {
     pub futility_margin: i32,
     pub futility_depth: i32,
     /// Move-count pruning of quiet moves near the leaves (`Searcher::prune_counts`).
-    pub prune_counts: bool,
+    pub prune_counts: u8,
     /// Root moves after the first searched with a null window first (not while the root
     /// picks among close moves for variety, which needs their values).
     pub root_pvs: bool,
@@ -92,7 +95,8 @@ impl Default for GomokuConfig {
             deepen_ratio: 0.0,
             max_depth: 30,
             defend_threes: true,
-            reductions: true,
+            reductions: Reductions::Fixed,
+            razor_margin: 0,
             use_history: true,
             extend_blocks: true,
             defend_doubles: 0,
@@ -102,7 +106,7 @@ impl Default for GomokuConfig {
             // over 316).
             futility_margin: 0,
             futility_depth: 0,
-            prune_counts: false,
+            prune_counts: 0,
             root_pvs: false,
             order: Ordering::default(),
             table_bits: 20,
@@ -205,6 +209,7 @@ impl GomokuEngine {
         );
         searcher.defend_threes = self.config.defend_threes;
         searcher.reductions = self.config.reductions;
+        searcher.razor_margin = self.config.razor_margin;
         searcher.use_history = self.config.use_history;
         searcher.extend_blocks = self.config.extend_blocks;
         searcher.defend_doubles = self.config.defend_doubles;

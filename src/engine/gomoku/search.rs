@@ -112,6 +112,37 @@ impl Table {
 /// Plies the killer table covers.
 const MAX_PLY: usize = 128;
 
+/// A ply whose static value was not taken (the side to move had a five to block).
+const NO_EVAL: i32 = i32::MIN;
+
+/// How late moves are reduced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reductions {
+    Off,
+    /// A ply (two for the last moves at depth 5 or more) off quiet moves from the fourth on,
+    /// at depth 3 or more.
+    Fixed,
+    /// From the second move on, at depth 2 or more: `ln(depth) * ln(move number)` plies, the
+    /// shape of the reductions strong Gomoku engines use, so that a late move at a deep node
+    /// loses several plies; one more off the principal variation when the node is not
+    /// improving, one less on it and for moves that make or stop a three.
+    Logarithmic,
+}
+
+/// `ln(n)` for the logarithmic reductions, read from a table instead of worked out per move.
+fn ln_table(n: usize) -> f32 {
+    const LEN: usize = 64;
+    static TABLE: std::sync::OnceLock<[f32; LEN]> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = [0.0; LEN];
+        for (i, v) in t.iter_mut().enumerate().skip(1) {
+            *v = (i as f32).ln();
+        }
+        t
+    });
+    t[n.min(LEN - 1)]
+}
+
 pub struct Searcher<'a> {
     pub board: &'a mut Board,
     pub table: &'a mut Table,
@@ -122,8 +153,11 @@ pub struct Searcher<'a> {
     pub leaf_vcf: u32,
     /// Against an open three, search only the moves that stop it and our own fours.
     pub defend_threes: bool,
-    /// Late quiet moves are searched shallower first (late-move reductions).
-    pub reductions: bool,
+    /// Late moves are searched shallower first (late-move reductions).
+    pub reductions: Reductions,
+    /// Razoring: at a node off the principal variation one or two plies from the leaves, a
+    /// static value this much per ply below alpha is taken as the leaf's (0: off).
+    pub razor_margin: i32,
     /// Whether the history table reorders moves (otherwise only the table move and killers
     /// come before the static order).
     pub use_history: bool,
@@ -138,9 +172,14 @@ pub struct Searcher<'a> {
     pub futility_margin: i32,
     pub futility_depth: i32,
     /// Move-count pruning: off the principal variation at shallow depth, once a move that does
-    /// not lose is known, quiet moves after the first `prune_count(depth)` are skipped.
-    pub prune_counts: bool,
+    /// not lose is known, quiet moves after the first `prune_count(depth)` are skipped: 0 off,
+    /// 1 up to depth 4, 2 at every depth and half as many when the node is not improving.
+    pub prune_counts: u8,
     pub killers: Vec<[Point; 2]>,
+    /// The static value of the node at each ply of the current line, for the side to move
+    /// there (`NO_EVAL` where none was taken): a node whose value rose since its side last
+    /// moved is "improving", and its late moves are cut less.
+    evals: Vec<i32>,
     /// Per colour and point: how often the move caused a cut-off (weighted by depth).
     pub history: Vec<[u32; 2]>,
 }
@@ -161,14 +200,16 @@ impl Searcher<'_> {
             width,
             leaf_vcf,
             defend_threes: false,
-            reductions: false,
+            reductions: Reductions::Off,
+            razor_margin: 0,
             use_history: true,
             extend_blocks: false,
             defend_doubles: 0,
             futility_margin: 0,
             futility_depth: 0,
-            prune_counts: false,
+            prune_counts: 0,
             killers: vec![[Point::MAX; 2]; MAX_PLY],
+            evals: vec![NO_EVAL; MAX_PLY + 1],
             history: vec![[0; 2]; points],
         }
     }
@@ -224,7 +265,7 @@ impl Searcher<'_> {
     /// first moves, shallow nodes, or moves that make or stop a three or better, since those
     /// are the lines that decide games; one for the rest, two for the last ones.
     /// `sharp` says whether the move makes or stops a three; asked only when it matters.
-    fn reduction(depth: i32, i: usize, sharp: impl FnOnce() -> bool) -> i32 {
+    fn fixed_reduction(depth: i32, i: usize, sharp: impl FnOnce() -> bool) -> i32 {
         if depth < 3 || i < 3 {
             return 0;
         }
@@ -235,6 +276,31 @@ impl Searcher<'_> {
         } else {
             1
         }
+    }
+
+    /// Plies taken off the first search of the `i`-th move (from 0) of a node at `depth`, the
+    /// logarithmic way (`Reductions::Logarithmic`).
+    fn log_reduction(
+        depth: i32,
+        i: usize,
+        on_pv: bool,
+        improving: bool,
+        sharp: impl FnOnce() -> bool,
+    ) -> i32 {
+        if depth < 2 || i < 1 {
+            return 0;
+        }
+        let r = ln_table(depth as usize) * ln_table(i + 1);
+        let mut r = r.round() as i32;
+        if on_pv {
+            r -= 1;
+        } else if !improving && r > 1 {
+            r += 1;
+        }
+        if r > 0 && sharp() {
+            r -= 1;
+        }
+        r.max(0)
     }
 
     /// Whether `m`, for the side to move, makes or stops a three or better: the moves that
@@ -255,6 +321,18 @@ impl Searcher<'_> {
             3 => 7,
             4 => 9,
             _ => usize::MAX,
+        }
+    }
+
+    /// Moves searched before quiet ones are pruned at every depth (`prune_counts` 2): the
+    /// count grows a little faster than the depth (3 + depth^1.32), halved when the node's
+    /// static value is no better than two plies before.
+    fn prune_count_every_depth(depth: i32, improving: bool) -> usize {
+        let n = 3 + (depth.max(0) as f32).powf(1.32) as usize;
+        if improving {
+            n
+        } else {
+            n / 2
         }
     }
 
@@ -315,6 +393,35 @@ impl Searcher<'_> {
             }
         }
         let off_pv = beta - alpha == 1;
+        let eval = if their_fives == 0 {
+            self.board.evaluate(me)
+        } else {
+            NO_EVAL
+        };
+        if ply <= MAX_PLY {
+            self.evals[ply] = eval;
+        }
+        let improving = eval != NO_EVAL
+            && ply >= 2
+            && self
+                .evals
+                .get(ply - 2)
+                .is_some_and(|&e| e == NO_EVAL || eval > e);
+        if off_pv
+            && self.razor_margin > 0
+            && depth <= 2
+            && eval != NO_EVAL
+            && alpha.abs() < WIN_BOUND
+            && eval + self.razor_margin * depth < alpha
+        {
+            // So far below alpha that a ply or two will not lift it: only a forced win could,
+            // and the leaf's VCF looks for that.
+            if self.leaf_vcf > 0 && vcf::find_vcf(self.board, self.leaf_vcf, self.budget).is_some()
+            {
+                return WIN - ply_i - 3;
+            }
+            return eval;
+        }
         if off_pv
             && depth <= self.futility_depth
             && self.futility_margin > 0
@@ -326,8 +433,7 @@ impl Searcher<'_> {
             // the opponent has no five to make and no open three to turn into a four. One
             // ply from the leaves the margin is nothing: the side to move stands on its value,
             // as having the move is never worse in Gomoku.
-            let eval = self.board.evaluate(me);
-            if eval - self.futility_margin * (depth - 1) >= beta {
+            if eval - self.futility_margin * (depth - 1 - improving as i32).max(0) >= beta {
                 return eval;
             }
         }
@@ -335,10 +441,11 @@ impl Searcher<'_> {
         if moves.is_empty() {
             return 0;
         }
-        let prune_after = if self.prune_counts && off_pv {
-            Self::prune_count(depth)
-        } else {
-            usize::MAX
+        let prune_after = match self.prune_counts {
+            _ if !off_pv => usize::MAX,
+            0 => usize::MAX,
+            1 => Self::prune_count(depth),
+            _ => Self::prune_count_every_depth(depth, improving),
         };
         // A forced block costs no depth: such lines are narrow and decide games.
         let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
@@ -352,10 +459,15 @@ impl Searcher<'_> {
             if i >= prune_after && best > -WIN_BOUND && !sharp() {
                 continue;
             }
-            let reduction = if self.reductions && moves.len() > 1 {
-                Self::reduction(depth, i, sharp)
-            } else {
-                0
+            let reduction = match self.reductions {
+                _ if moves.len() == 1 => 0,
+                Reductions::Off => 0,
+                Reductions::Fixed => Self::fixed_reduction(depth, i, sharp),
+                Reductions::Logarithmic => {
+                    let r = Self::log_reduction(depth, i, !off_pv, improving, sharp);
+                    // Never below one ply: the move is still looked at.
+                    r.min(next_depth - 1).max(0)
+                }
             };
             self.board.play(m);
             let v = if self.board.is_over() {
@@ -458,17 +570,29 @@ mod tests {
     /// Nodes a depth-`depth` search of `pos` visits, and its value, with the shallow-depth
     /// pruning on or off.
     fn pruned_search(pos: &Gomoku, depth: i32, prune: bool) -> (u64, i32) {
+        configured_search(pos, depth, |s| {
+            if prune {
+                s.futility_margin = 60;
+                s.futility_depth = 4;
+                s.prune_counts = 1;
+            }
+        })
+    }
+
+    /// Nodes and value of an iteratively deepened search of `pos` to `depth`, with the
+    /// engine's threat handling and whatever `configure` sets.
+    fn configured_search(
+        pos: &Gomoku,
+        depth: i32,
+        configure: impl FnOnce(&mut Searcher),
+    ) -> (u64, i32) {
         let mut board = Board::new(pos);
         let mut table = Table::new(16);
         let mut budget = Budget::new(Limits::iterations(50_000_000));
         let mut s = Searcher::new(&mut board, &mut table, &mut budget, 12, 4);
         s.defend_threes = true;
         s.extend_blocks = true;
-        if prune {
-            s.futility_margin = 60;
-            s.futility_depth = 4;
-            s.prune_counts = true;
-        }
+        configure(&mut s);
         let mut v = 0;
         for d in 1..=depth {
             v = s.search(d, -WIN, WIN, 0);
@@ -519,6 +643,54 @@ mod tests {
             h.play(h.point(x, y));
         }
         let (_, w) = pruned_search(&h, 4, true);
+        assert!(w > WIN_BOUND, "an open three to move valued {w}");
+    }
+
+    #[test]
+    fn logarithmic_reductions_grow_with_depth_and_move_number() {
+        let r = |depth, i, on_pv, improving, sharp| {
+            Searcher::log_reduction(depth, i, on_pv, improving, || sharp)
+        };
+        // The first move and nodes a ply from the leaves are never reduced.
+        assert_eq!(r(10, 0, false, false, false), 0);
+        assert_eq!(r(1, 20, false, false, false), 0);
+        // Later moves at deeper nodes lose more.
+        assert!(r(10, 11, false, true, false) > r(4, 3, false, true, false));
+        assert!(r(4, 3, false, true, false) > 0);
+        // Less on the principal variation, for sharp moves, and when improving.
+        assert!(r(10, 11, true, true, false) < r(10, 11, false, true, false));
+        assert!(r(10, 11, false, true, true) < r(10, 11, false, true, false));
+        assert!(r(10, 11, false, true, false) < r(10, 11, false, false, false));
+    }
+
+    #[test]
+    fn the_selective_search_looks_at_fewer_nodes_and_keeps_the_tactics() {
+        let selective = |s: &mut Searcher| {
+            s.reductions = Reductions::Logarithmic;
+            s.razor_margin = 40;
+            s.prune_counts = 2;
+            s.futility_margin = 60;
+            s.futility_depth = 30;
+        };
+        let (fixed, _) = configured_search(&middle_game(), 8, |s| {
+            s.reductions = Reductions::Fixed;
+        });
+        let (fewer, v) = configured_search(&middle_game(), 8, selective);
+        assert!(fewer * 2 < fixed, "{fewer} nodes against {fixed}");
+        assert!(v.abs() < WIN_BOUND, "a quiet middle game valued {v}");
+        // White's open three, Black to move: the block holds.
+        let mut g = Gomoku::new(GomokuRules::default());
+        for (x, y) in [(1, 1), (6, 7), (1, 13), (7, 7), (13, 1), (8, 7)] {
+            g.play(g.point(x, y));
+        }
+        let (_, v) = configured_search(&g, 6, selective);
+        assert!(v > -WIN_BOUND, "a blockable open three valued as lost: {v}");
+        // Black's own open three, Black to move: a win.
+        let mut h = Gomoku::new(GomokuRules::default());
+        for (x, y) in [(6, 7), (1, 1), (7, 7), (1, 13), (8, 7), (13, 1)] {
+            h.play(h.point(x, y));
+        }
+        let (_, w) = configured_search(&h, 6, selective);
         assert!(w > WIN_BOUND, "an open three to move valued {w}");
     }
 
