@@ -627,23 +627,27 @@ mod tests {
         assert!(v.abs() < WIN_BOUND, "a quiet middle game valued {v}");
     }
 
-    #[test]
-    fn shallow_pruning_still_blocks_an_open_three_and_takes_an_open_four() {
-        // White has an open three and Black is to move: blocking holds, so the pruned
-        // search must not call the position lost.
+    /// A selective search (`search` gives a position's value) must keep two open-three
+    /// positions, Black to move, right: White's open three can be blocked, so it is not lost;
+    /// Black's own wins at once (it makes an open four).
+    fn assert_open_threes_kept(search: impl Fn(&Gomoku) -> i32) {
         let mut g = Gomoku::new(GomokuRules::default());
         for (x, y) in [(1, 1), (6, 7), (1, 13), (7, 7), (13, 1), (8, 7)] {
             g.play(g.point(x, y));
         }
-        let (_, v) = pruned_search(&g, 4, true);
+        let v = search(&g);
         assert!(v > -WIN_BOUND, "a blockable open three valued as lost: {v}");
-        // And Black with the open three wins at once (it makes an open four).
         let mut h = Gomoku::new(GomokuRules::default());
         for (x, y) in [(6, 7), (1, 1), (7, 7), (1, 13), (8, 7), (13, 1)] {
             h.play(h.point(x, y));
         }
-        let (_, w) = pruned_search(&h, 4, true);
+        let w = search(&h);
         assert!(w > WIN_BOUND, "an open three to move valued {w}");
+    }
+
+    #[test]
+    fn shallow_pruning_still_blocks_an_open_three_and_takes_an_open_four() {
+        assert_open_threes_kept(|g| pruned_search(g, 4, true).1);
     }
 
     #[test]
@@ -678,20 +682,7 @@ mod tests {
         let (fewer, v) = configured_search(&middle_game(), 8, selective);
         assert!(fewer * 2 < fixed, "{fewer} nodes against {fixed}");
         assert!(v.abs() < WIN_BOUND, "a quiet middle game valued {v}");
-        // White's open three, Black to move: the block holds.
-        let mut g = Gomoku::new(GomokuRules::default());
-        for (x, y) in [(1, 1), (6, 7), (1, 13), (7, 7), (13, 1), (8, 7)] {
-            g.play(g.point(x, y));
-        }
-        let (_, v) = configured_search(&g, 6, selective);
-        assert!(v > -WIN_BOUND, "a blockable open three valued as lost: {v}");
-        // Black's own open three, Black to move: a win.
-        let mut h = Gomoku::new(GomokuRules::default());
-        for (x, y) in [(6, 7), (1, 1), (7, 7), (1, 13), (8, 7), (13, 1)] {
-            h.play(h.point(x, y));
-        }
-        let (_, w) = configured_search(&h, 6, selective);
-        assert!(w > WIN_BOUND, "an open three to move valued {w}");
+        assert_open_threes_kept(|g| configured_search(g, 6, selective).1);
     }
 
     #[test]
