@@ -87,7 +87,7 @@ impl Default for GomokuConfig {
         GomokuConfig {
             seed: 1,
             // 16 against 12, with the reductions and prunings below: +68 (+24 to +115), H1, 222
-            // games at 100,000 nodes a move (with the fixed reductions 16 had measured +6, -45 to
+            // games at 100,000 nodes a move (before any reductions, 16 had measured +6, -45 to
             // +58); 20 against 12: +7 (-42 to +56) over 154.
             width: 16,
             vcf_depth: 12,
