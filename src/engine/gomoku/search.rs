@@ -129,20 +129,6 @@ pub enum Reductions {
     Logarithmic,
 }
 
-/// `ln(n)` for the logarithmic reductions, read from a table instead of worked out per move.
-fn ln_table(n: usize) -> f32 {
-    const LEN: usize = 64;
-    static TABLE: std::sync::OnceLock<[f32; LEN]> = std::sync::OnceLock::new();
-    let t = TABLE.get_or_init(|| {
-        let mut t = [0.0; LEN];
-        for (i, v) in t.iter_mut().enumerate().skip(1) {
-            *v = (i as f32).ln();
-        }
-        t
-    });
-    t[n.min(LEN - 1)]
-}
-
 pub struct Searcher<'a> {
     pub board: &'a mut Board,
     pub table: &'a mut Table,
@@ -287,10 +273,10 @@ impl Searcher<'_> {
         improving: bool,
         sharp: impl FnOnce() -> bool,
     ) -> i32 {
-        if depth < 2 || i < 1 {
+        if depth < 2 || i == 0 {
             return 0;
         }
-        let r = ln_table(depth as usize) * ln_table(i + 1);
+        let r = (depth as f32).ln() * ((i + 1) as f32).ln();
         let mut r = r.round() as i32;
         if on_pv {
             r -= 1;
@@ -336,6 +322,20 @@ impl Searcher<'_> {
         }
     }
 
+    /// The value of a node taken as a leaf, whose static value is `eval`: a win if the side to
+    /// move has a short VCF (looked for only with `look_for_vcf`, when the opponent has no five
+    /// to make), else `eval`.
+    fn leaf_value(&mut self, ply_i: i32, look_for_vcf: bool, eval: i32) -> i32 {
+        // The search's own budget: a leaf's VCF that runs out of time stops the search.
+        if look_for_vcf
+            && self.leaf_vcf > 0
+            && vcf::find_vcf(self.board, self.leaf_vcf, self.budget).is_some()
+        {
+            return WIN - ply_i - 3;
+        }
+        eval
+    }
+
     pub fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.budget.tick();
         if self.budget.stopped() {
@@ -367,13 +367,8 @@ impl Searcher<'_> {
         // count the four as if it were about to become five. Play the block first.
         let extend = depth <= 0 && self.extend_blocks && their_fives == 1;
         if depth <= 0 && !extend {
-            if their_fives == 0 && self.leaf_vcf > 0 {
-                // The search's own budget: a leaf's VCF that runs out of time stops the search.
-                if vcf::find_vcf(self.board, self.leaf_vcf, self.budget).is_some() {
-                    return WIN - ply_i - 3;
-                }
-            }
-            return self.board.evaluate(me);
+            let eval = self.board.evaluate(me);
+            return self.leaf_value(ply_i, their_fives == 0, eval);
         }
         let key = self.board.pos.hash();
         let mut tt_move = None;
@@ -416,11 +411,7 @@ impl Searcher<'_> {
         {
             // So far below alpha that a ply or two will not lift it: only a forced win could,
             // and the leaf's VCF looks for that.
-            if self.leaf_vcf > 0 && vcf::find_vcf(self.board, self.leaf_vcf, self.budget).is_some()
-            {
-                return WIN - ply_i - 3;
-            }
-            return eval;
+            return self.leaf_value(ply_i, true, eval);
         }
         if off_pv
             && depth <= self.futility_depth
