@@ -78,6 +78,9 @@ enum Step {
         /// The engine's evaluation units per unit of log-odds (Rapfi's classical: 200).
         #[arg(long, default_value_t = 200.0)]
         scale: f64,
+        /// Samples' worth of pull towards 0 on each threat-table entry (most masks are rare).
+        #[arg(long, default_value_t = 10.0)]
+        ridge: f64,
         labels: PathBuf,
     },
 }
@@ -101,8 +104,9 @@ fn main() -> Result<()> {
         Step::Fit {
             proven,
             scale,
+            ridge,
             labels,
-        } => fit_labels(&labels, proven, scale),
+        } => fit_labels(&labels, proven, scale, ridge),
     }
 }
 
@@ -297,7 +301,7 @@ fn win_rate(eval: &str, proven: f64, scale: f64) -> Option<f64> {
     Some(1.0 / (1.0 + (-v / scale).exp()))
 }
 
-fn fit_labels(labels: &PathBuf, proven: f64, scale: f64) -> Result<()> {
+fn fit_labels(labels: &PathBuf, proven: f64, scale: f64, ridge: f64) -> Result<()> {
     let mut samples = Vec::new();
     for (n, line) in std::fs::read_to_string(labels)?.lines().enumerate() {
         let mut cols = line.split('\t');
@@ -311,13 +315,28 @@ fn fit_labels(labels: &PathBuf, proven: f64, scale: f64) -> Result<()> {
         };
         samples.push(Sample { features, target });
     }
-    let f = fit(&samples, 5).map_err(|e| anyhow!(e))?;
+    let f = fit(&samples, 5, ridge).map_err(|e| anyhow!(e))?;
     println!("{} samples, one in 5 held out", samples.len());
     println!(
         "log loss: fitted {:.4} (held out {:.4}); in use {:.4} (held out {:.4})",
         f.train_loss, f.test_loss, f.current_train_loss, f.current_test_loss
     );
+    println!(
+        "in the units of the weights in use: {:.1} a unit of log-odds",
+        f.scale
+    );
     println!("const EVAL_MOVER: [i32; EVAL_TERMS] = {:?};", f.mover);
     println!("const EVAL_WAITER: [i32; EVAL_TERMS] = {:?};", f.waiter);
+    let seen: Vec<String> = f
+        .threat
+        .iter()
+        .enumerate()
+        .filter(|&(_, &v)| v != 0)
+        .map(|(mask, v)| format!("({mask}, {v})"))
+        .collect();
+    println!(
+        "const THREAT_FITTED: &[(u16, i32)] = &[{}];",
+        seen.join(", ")
+    );
     Ok(())
 }

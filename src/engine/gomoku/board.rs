@@ -8,9 +8,14 @@
 //! A stone changes the keys of the 32 points within four cells of it along its lines, so making
 //! and unmaking a move costs 32 table lookups and value updates.
 
+use super::eval::{
+    combo_of, threat_mask, threat_table, Combo, EvalFeatures, COMBOS, COMBO_TERMS, EVAL_MOVER,
+    EVAL_TERMS, EVAL_WAITER, MOVE_TERM, THREATS_FITTED,
+};
 use super::pattern::{self, Class, Table, BLACK, REACH, WALL, WHITE};
 use crate::game::gomoku::{Gomoku, Point};
 use crate::game::{Color, Game};
+use std::sync::OnceLock;
 
 const DIRS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
@@ -26,32 +31,7 @@ const DOUBLE_THREAT: i32 = 300;
 /// spoils them all, and trying each costs more than the search saves.
 const MAX_THREATS: usize = 4;
 
-/// The static evaluation's weights, in the side to move's view, for a stone of the side to move
-/// (`EVAL_MOVER`) and of the side waiting (`EVAL_WAITER`, negative) on an empty point: one per
-/// class a line gives it, then one for a point with two fours or a four and an open three, one
-/// for a point with two open threes, and last a bonus for having the move (mover only).
-///
-/// Fitted by logistic regression to Rapfi's evaluation (classical, 100 ms, win rate
-/// `1 / (1 + e^(-eval / 200))`, its proven wins and losses counted as 0.9 and 0.1) of 26,190
-/// positions from arena games with no five to make, then scaled so that the mover's open three
-/// is 60. Against the class values with the mover counted 1.5 times: +32 (+7 to +58), H1, 540
-/// games at 0.1 s a move. The same fit without the proven results (threats worth far less)
-/// measured -230.
-pub const EVAL_MOVER: [i32; EVAL_TERMS] = [0, -1, 3, 10, 24, 60, 100, 902, 10_000, 883, -48, 6];
-pub const EVAL_WAITER: [i32; EVAL_TERMS] =
-    [0, 1, -3, -6, -17, -41, -110, -311, -10_000, -173, 93, 0];
-
-/// Terms of the static evaluation per role: the classes, two double threats, the bonus.
-pub const EVAL_TERMS: usize = pattern::CLASSES + 3;
-
-/// The evaluation's terms after the classes: a point with two fours or a four and an open
-/// three, a point with two open threes (`Double`), and the bonus for the move.
-const WITH_FOUR_TERM: usize = pattern::CLASSES;
-const THREES_TERM: usize = pattern::CLASSES + 1;
-pub const MOVE_TERM: usize = pattern::CLASSES + 2;
-
-/// Counts of the evaluation's terms, per role (`Board::eval_features`).
-pub type EvalFeatures = [[i32; EVAL_TERMS]; 2];
+// The static evaluation's weights and the shapes they weigh are in `eval.rs`.
 
 /// Points this close (king moves) to a stone are candidates.
 const NEAR: isize = 2;
@@ -122,6 +102,10 @@ pub struct Board {
     /// on occupied points); and its sums over the empty points.
     worth: Vec<[[i32; 2]; 2]>,
     worth_total: [[i32; 2]; 2],
+    /// Per point, per colour: what a stone there makes over its lines together (nothing on
+    /// occupied points); and per colour, how many points make each combination.
+    combo: Vec<[Combo; 2]>,
+    combo_count: [[u16; COMBOS]; 2],
     /// Stones within `NEAR`.
     near: Vec<u8>,
     /// Per colour: empty points where it makes five; where it makes at least a four.
@@ -162,82 +146,80 @@ fn code(c: Color) -> u8 {
 /// The value of a point for one colour from its four classes, with the combinations that win
 /// by force: two fours, a four and an open three, two open threes.
 fn combine(classes: &[Class; 4]) -> i32 {
-    point_values(classes).0[0]
+    point_entry(classes).values[0]
 }
 
-/// Per class: its ranking value and its fitted worth for the mover and the waiter, side by
-/// side, so that a point's three sums take one pass over its classes (a move refreshes up to
-/// 33 points for both colours, and three passes cost a third of the search's speed).
-const CLASS_TERMS: [[i32; 3]; pattern::CLASSES] = {
-    let mut t = [[0; 3]; pattern::CLASSES];
-    let mut i = 0;
-    while i < pattern::CLASSES {
-        t[i] = [CLASS_VALUE[i], EVAL_MOVER[i], EVAL_WAITER[i]];
-        i += 1;
-    }
-    t
-};
+/// What a point's four classes for one colour come to, worked out once per set of classes
+/// (`point_table`): a move refreshes up to 33 points for both colours, and this is all each
+/// refresh needs.
+#[derive(Clone, Copy, Default)]
+struct PointEntry {
+    /// The ranking value (`combine`) and the fitted worths for the mover and the waiter.
+    values: [i32; 3],
+    best: Class,
+    combo: Combo,
+}
 
-/// A point's ranking value (`combine`) and fitted worths (mover, waiter) from its classes, and
-/// its best class, in one pass (the fours and threes `double_of` needs are counted in it).
+/// The entry of a set of four classes, in any order.
 #[inline]
-fn point_values(classes: &[Class; 4]) -> ([i32; 3], Class) {
-    let mut v = [0; 3];
-    let (mut fours, mut threes) = (0, 0);
-    let mut best = Class::Dead;
-    for &c in classes {
-        let t = &CLASS_TERMS[c as usize];
-        v[0] += t[0];
-        v[1] += t[1];
-        v[2] += t[2];
-        fours += u32::from(c >= Class::Four);
-        threes += u32::from(c == Class::FlexThree);
-        best = best.max(c);
-    }
-    if let Some(d) = double_of(fours, threes) {
-        let t = &DOUBLE_TERMS[d as usize];
-        v[0] += t[0];
-        v[1] += t[1];
-        v[2] += t[2];
-    }
-    (v, best)
+fn point_entry(classes: &[Class; 4]) -> PointEntry {
+    let i = classes
+        .iter()
+        .fold(0, |i, &c| i * pattern::CLASSES + c as usize);
+    point_table()[i]
 }
 
-/// Per double threat, as `CLASS_TERMS`: the ranking bonus and the fitted worths.
-const DOUBLE_TERMS: [[i32; 3]; 2] = [
-    [800, EVAL_MOVER[WITH_FOUR_TERM], EVAL_WAITER[WITH_FOUR_TERM]],
-    [300, EVAL_MOVER[THREES_TERM], EVAL_WAITER[THREES_TERM]],
-];
+/// Every `PointEntry`, indexed by the four classes as digits in base `CLASSES`.
+fn point_table() -> &'static [PointEntry] {
+    static TABLE: OnceLock<Vec<PointEntry>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let n = pattern::CLASSES;
+        (0..n.pow(4))
+            .map(|i| {
+                let digit = |k: u32| Class::from_u8((i / n.pow(3 - k) % n) as u8);
+                point_values(&[digit(0), digit(1), digit(2), digit(3)])
+            })
+            .collect()
+    })
+}
 
-/// Two threats from one stone (its number is its row of `DOUBLE_TERMS`).
+/// A point's entry worked out from its classes.
+fn point_values(classes: &[Class; 4]) -> PointEntry {
+    let combo = combo_of(classes);
+    let mut values = [0; 3];
+    for &c in classes {
+        let c = c as usize;
+        values[0] += CLASS_VALUE[c];
+        values[1] += EVAL_MOVER[c];
+        values[2] += EVAL_WAITER[c];
+    }
+    values[0] += match double_threat(classes) {
+        Some(Double::WithFour) => 800,
+        Some(Double::Threes) => DOUBLE_THREAT,
+        None => 0,
+    };
+    values[1] += EVAL_MOVER[COMBO_TERMS + combo as usize];
+    values[2] += EVAL_WAITER[COMBO_TERMS + combo as usize];
+    let best = classes.iter().copied().max().unwrap_or_default();
+    PointEntry {
+        values,
+        best,
+        combo,
+    }
+}
+
+/// Two threats from one stone.
 #[derive(Clone, Copy)]
 enum Double {
     /// Two fours, or a four and an open three.
-    WithFour = 0,
+    WithFour,
     /// Two open threes.
-    Threes = 1,
-}
-
-impl Double {
-    /// Its term in the evaluation's weights.
-    fn term(self) -> usize {
-        match self {
-            Double::WithFour => WITH_FOUR_TERM,
-            Double::Threes => THREES_TERM,
-        }
-    }
+    Threes,
 }
 
 fn double_threat(classes: &[Class; 4]) -> Option<Double> {
     let fours = classes.iter().filter(|&&c| c >= Class::Four).count();
     let threes = classes.iter().filter(|&&c| c == Class::FlexThree).count();
-    double_of(fours as u32, threes as u32)
-}
-
-/// The double threat of a point where one stone makes `fours` fours (or better) and `threes`
-/// open threes.
-#[inline]
-fn double_of(fours: u32, threes: u32) -> Option<Double> {
     if fours >= 2 || (fours == 1 && threes >= 1) {
         Some(Double::WithFour)
     } else if threes >= 2 {
@@ -260,6 +242,8 @@ impl Board {
             value: vec![[0; 2]; points],
             worth: vec![[[0; 2]; 2]; points],
             worth_total: [[0; 2]; 2],
+            combo: vec![[Combo::Nothing; 2]; points],
+            combo_count: [[0; COMBOS]; 2],
             near: vec![0; points],
             fives: Default::default(),
             fours: Default::default(),
@@ -281,6 +265,9 @@ impl Board {
             if pos.color_at(p as Point).is_some() {
                 b.mark_near(p as Point, 1);
             }
+        }
+        for counts in &mut b.combo_count {
+            counts[Combo::Nothing as usize] = points as u16;
         }
         for p in 0..points {
             for dir in 0..4 {
@@ -318,12 +305,13 @@ impl Board {
         }
     }
 
-    /// Reads the classes of `p` along `dir` from its key; whether either changed.
-    fn reclassify(&mut self, p: Point, dir: usize) -> bool {
+    /// Reads the classes of `p` along `dir` from its key; which colours' changed (bit 0 for
+    /// the first colour, bit 1 for the second).
+    fn reclassify(&mut self, p: Point, dir: usize) -> u8 {
         let k = self.key[p as usize][dir];
         let new = [self.table.get(k, 0), self.table.get(k, 1)];
         let cl = &mut self.class[p as usize];
-        let changed = cl[0][dir] != new[0] || cl[1][dir] != new[1];
+        let changed = u8::from(cl[0][dir] != new[0]) | u8::from(cl[1][dir] != new[1]) << 1;
         cl[0][dir] = new[0];
         cl[1][dir] = new[1];
         changed
@@ -331,16 +319,32 @@ impl Board {
 
     /// Recomputes the values and five/four membership of `p` from its classes.
     fn revalue(&mut self, p: Point) {
+        self.revalue_colour(p, 0);
+        self.revalue_colour(p, 1);
+    }
+
+    /// `revalue` for one colour (its index).
+    #[inline]
+    fn revalue_colour(&mut self, p: Point, c: usize) {
         let i = p as usize;
         let empty = self.pos.color_at(p).is_none();
-        for c in 0..2 {
-            let classes = self.class[i][c];
-            let ([v, mover, waiter], best) = if empty {
-                point_values(&classes)
+        {
+            let PointEntry {
+                values: [v, mover, waiter],
+                best,
+                combo,
+            } = if empty {
+                point_entry(&self.class[i][c])
             } else {
-                ([0; 3], Class::Dead)
+                PointEntry::default()
             };
             self.value[i][c] = v;
+            // Only the threat table reads the counts: without one, they are not kept.
+            if THREATS_FITTED {
+                let old_combo = std::mem::replace(&mut self.combo[i][c], combo);
+                self.combo_count[c][old_combo as usize] -= 1;
+                self.combo_count[c][combo as usize] += 1;
+            }
             let old = self.worth[i][c];
             self.worth_total[c][0] += mover - old[0];
             self.worth_total[c][1] += waiter - old[1];
@@ -371,8 +375,11 @@ impl Board {
                     *k = (*k & !(3 << sl)) | ((c as u16) << sl);
                     // A stone far along a line often leaves the shape there as it was;
                     // then nothing of `q` changes.
-                    if self.reclassify(q, dir) {
-                        self.revalue(q);
+                    let changed = self.reclassify(q, dir);
+                    for c in 0..2 {
+                        if changed >> c & 1 == 1 {
+                            self.revalue_colour(q, c);
+                        }
                     }
                 }
             }
@@ -440,7 +447,14 @@ impl Board {
     /// the side waiting.
     pub fn evaluate(&self, c: Color) -> i32 {
         let mover = self.side().index();
-        let v = self.worth_total[mover][0] + self.worth_total[1 - mover][1] + EVAL_MOVER[MOVE_TERM];
+        let v = self.worth_total[mover][0]
+            + self.worth_total[1 - mover][1]
+            + EVAL_MOVER[MOVE_TERM]
+            + if THREATS_FITTED {
+                threat_table()[threat_mask(&self.combo_count[mover], &self.combo_count[1 - mover])]
+            } else {
+                0
+            };
         if self.side() == c {
             v
         } else {
@@ -449,11 +463,13 @@ impl Board {
     }
 
     /// What `evaluate` weighs, per role (the side to move, the side waiting): for each class,
-    /// how many (empty point, line) pairs give it; then how many empty points make two threats
-    /// with a four, and two open threes; last 1 for the mover (its bonus) and 0 for the waiter.
-    /// `evaluate(side)` is the sum of these times `EVAL_MOVER` and `EVAL_WAITER`.
+    /// how many (empty point, line) pairs give it; for each combination, how many empty points
+    /// make it; last 1 for the mover (its bonus) and 0 for the waiter. With them, the threat
+    /// mask. `evaluate(side)` is the sum of the terms times `EVAL_MOVER` and `EVAL_WAITER`, plus
+    /// `THREAT[mask]`. Worked out afresh, not from the incremental state.
     pub fn eval_features(&self) -> EvalFeatures {
-        let mut f = [[0; EVAL_TERMS]; 2];
+        let mut terms = [[0; EVAL_TERMS]; 2];
+        let mut counts = [[0u16; COMBOS]; 2];
         let mover = self.side().index();
         for p in 0..self.n * self.n {
             if self.pos.color_at(p as Point).is_some() {
@@ -462,15 +478,18 @@ impl Board {
             for (role, c) in [(0, mover), (1, 1 - mover)] {
                 let classes = &self.class[p][c];
                 for &k in classes {
-                    f[role][k as usize] += 1;
+                    terms[role][k as usize] += 1;
                 }
-                if let Some(d) = double_threat(classes) {
-                    f[role][d.term()] += 1;
-                }
+                let combo = combo_of(classes) as usize;
+                terms[role][COMBO_TERMS + combo] += 1;
+                counts[role][combo] += 1;
             }
         }
-        f[0][MOVE_TERM] = 1;
-        f
+        terms[0][MOVE_TERM] = 1;
+        EvalFeatures {
+            terms,
+            mask: threat_mask(&counts[0], &counts[1]),
+        }
     }
 
     /// How promising `p` is for the side to move, attack and defence together: the order
@@ -675,6 +694,8 @@ mod tests {
                 assert_eq!(b.value, fresh.value, "step {step}");
                 assert_eq!(b.worth, fresh.worth, "step {step}");
                 assert_eq!(b.worth_total, fresh.worth_total, "step {step}");
+                assert_eq!(b.combo, fresh.combo, "step {step}");
+                assert_eq!(b.combo_count, fresh.combo_count, "step {step}");
                 assert_eq!(b.near, fresh.near, "step {step}");
                 for c in 0..2 {
                     assert_eq!(
@@ -709,10 +730,15 @@ mod tests {
             let dot = |w: &[i32; EVAL_TERMS], f: &[i32; EVAL_TERMS]| {
                 w.iter().zip(f).map(|(a, b)| a * b).sum::<i32>()
             };
-            let v = dot(&EVAL_MOVER, &f[0]) + dot(&EVAL_WAITER, &f[1]);
+            let v = dot(&EVAL_MOVER, &f.terms[0])
+                + dot(&EVAL_WAITER, &f.terms[1])
+                + threat_table()[f.mask];
             assert_eq!(b.evaluate(b.side()), v);
             assert_eq!(b.evaluate(b.side().opponent()), -v);
-            assert!(f[0][1..].iter().sum::<i32>() > 0, "shapes are counted");
+            assert!(
+                f.terms[0][1..].iter().sum::<i32>() > 0,
+                "shapes are counted"
+            );
         }
     }
 

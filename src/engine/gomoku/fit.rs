@@ -1,10 +1,16 @@
-//! Fitting the static evaluation's weights (`EVAL_MOVER`, `EVAL_WAITER` in `board.rs`) to a
-//! stronger engine's judgement of quiet positions, by logistic regression: the evaluation is a
-//! linear sum of counted features (`Board::eval_features`), so a win rate `1 / (1 + e^-v)` of
-//! it can be fitted to the other engine's win rates by Newton's method. `stonebrain-fit` runs
-//! it; these are the parts that need the engine's board.
+//! Fitting the static evaluation's weights (`EVAL_MOVER`, `EVAL_WAITER` and the threat table
+//! in `eval.rs`) to a stronger engine's judgement of quiet positions, by logistic regression:
+//! the evaluation is a linear sum of counted features plus one table entry chosen by the
+//! threat mask (`Board::eval_features`), so a win rate `1 / (1 + e^-v)` of it can be fitted to
+//! the other engine's win rates by Newton's method, the table entries as one-hot columns held
+//! towards 0 by a ridge (most masks are rare). `stonebrain-fit` runs it; these are the parts that
+//! need the engine's board.
 
-use super::board::{Board, EvalFeatures, EVAL_MOVER, EVAL_TERMS, EVAL_WAITER, MOVE_TERM};
+use super::board::Board;
+use super::eval::{
+    threat_table, Combo, EvalFeatures, COMBO_TERMS, EVAL_MOVER, EVAL_TERMS, EVAL_WAITER, MASKS,
+    MOVE_TERM,
+};
 use super::pattern::Class;
 use crate::game::gomoku::Gomoku;
 use crate::game::Color;
@@ -25,23 +31,31 @@ pub fn quiet_features(pos: &Gomoku) -> Option<EvalFeatures> {
     quiet.then(|| b.eval_features())
 }
 
-/// The weights a fit does not touch: the dead class (no five can pass, worth nothing) and five
-/// (quiet positions have none, so nothing to fit; it keeps its value for the search's other
-/// positions), and the waiting side's move bonus (it has no move).
-fn fitted_term(role: usize, term: usize) -> bool {
+/// The weights a fit does not touch: the dead class (no five can pass, worth nothing), five
+/// and the combination of five (quiet positions have none, so nothing to fit; they keep their
+/// value for the search's other positions), the combination of nothing (it counts the points
+/// with no shape, which says nothing), and the bonus for the move: every sample has exactly one
+/// threat-table entry, so the table carries the bonus, and the fitted weights set it to 0.
+fn fitted_term(_role: usize, term: usize) -> bool {
     term != Class::Dead as usize
         && term != Class::Five as usize
-        && !(role == 1 && term == MOVE_TERM)
+        && term != COMBO_TERMS + Combo::Nothing as usize
+        && term != COMBO_TERMS + Combo::Five as usize
+        && term != MOVE_TERM
 }
 
-/// The open three's place in the weights: the fitted weights are scaled so that the mover's is
-/// `EVAL_MOVER`'s, which keeps the evaluation's scale (and the search's margins) where it was.
+/// The mover's open three: a fit that gives it no worth has gone wrong.
 const ANCHOR: usize = Class::FlexThree as usize;
 
 #[derive(Debug)]
 pub struct Fit {
     pub mover: [i32; EVAL_TERMS],
     pub waiter: [i32; EVAL_TERMS],
+    /// The value of each threat mask (0 for those the samples never showed).
+    pub threat: Vec<i32>,
+    /// Evaluation units per unit of log-odds: those of the weights in use, so that the fitted
+    /// weights keep the evaluation's scale (and the search's margins) where it was.
+    pub scale: f64,
     /// Mean log loss on the samples fitted and on those held out, for the fitted weights and
     /// for the weights in use now (with their best scale).
     pub train_loss: f64,
@@ -50,12 +64,17 @@ pub struct Fit {
     pub current_test_loss: f64,
 }
 
+/// A sample's nonzero features as (column, value), and its target.
+type Row = (Vec<(usize, f64)>, f64);
+
 /// Fits the weights to `samples`, holding out every `hold_out`-th sample to report the loss on.
-pub fn fit(samples: &[Sample], hold_out: usize) -> Result<Fit, String> {
+/// `ridge` is how many samples' worth of pull towards 0 each threat-table entry gets.
+pub fn fit(samples: &[Sample], hold_out: usize, ridge: f64) -> Result<Fit, String> {
     let terms: Vec<(usize, usize)> = (0..2)
         .flat_map(|r| (0..EVAL_TERMS).map(move |t| (r, t)))
         .filter(|&(r, t)| fitted_term(r, t))
         .collect();
+    let linear = terms.len();
     let rows = |train: bool| {
         samples
             .iter()
@@ -63,22 +82,32 @@ pub fn fit(samples: &[Sample], hold_out: usize) -> Result<Fit, String> {
             .filter(move |(i, _)| (i % hold_out.max(2) == 0) != train)
             .map(|(_, s)| s)
     };
-    let fitted_x = |s: &Sample| -> Vec<f64> {
-        terms
+    let fitted_x = |s: &Sample| -> Row {
+        let mut x: Vec<(usize, f64)> = terms
             .iter()
-            .map(|&(r, t)| s.features[r][t] as f64)
-            .collect()
+            .enumerate()
+            .map(|(j, &(r, t))| (j, s.features.terms[r][t] as f64))
+            .filter(|&(_, v)| v != 0.0)
+            .collect();
+        x.push((linear + s.features.mask, 1.0));
+        (x, s.target)
     };
-    let train: Vec<(Vec<f64>, f64)> = rows(true).map(|s| (fitted_x(s), s.target)).collect();
-    let test: Vec<(Vec<f64>, f64)> = rows(false).map(|s| (fitted_x(s), s.target)).collect();
-    if train.len() < 10 * terms.len() {
+    let train: Vec<Row> = rows(true).map(fitted_x).collect();
+    let test: Vec<Row> = rows(false).map(fitted_x).collect();
+    if train.len() < 10 * linear {
         return Err(format!(
             "{} samples to fit {} weights: too few",
             train.len(),
-            terms.len()
+            linear
         ));
     }
-    let w = logistic(&train)?;
+    let k = linear + MASKS;
+    let n = train.len() as f64;
+    // A pseudo-count of `ridge` samples at a win rate of one half, per table entry.
+    let penalty: Vec<f64> = (0..k)
+        .map(|j| if j < linear { 1e-8 } else { ridge * 0.25 / n })
+        .collect();
+    let w = logistic(&train, k, &penalty)?;
     let anchor = terms
         .iter()
         .position(|&t| t == (0, ANCHOR))
@@ -86,9 +115,24 @@ pub fn fit(samples: &[Sample], hold_out: usize) -> Result<Fit, String> {
     if w[anchor] <= 0.0 {
         return Err("the fit gives the mover's open three no worth".into());
     }
-    let scale = EVAL_MOVER[ANCHOR] as f64 / w[anchor];
+    // The weights in use, with the one scale that suits them best.
+    let current_x = |s: &Sample| -> Row {
+        let f = &s.features;
+        let v = dot(&EVAL_MOVER, &f.terms[0])
+            + dot(&EVAL_WAITER, &f.terms[1])
+            + threat_table()[f.mask] as f64;
+        (vec![(0, v)], s.target)
+    };
+    let current_train: Vec<Row> = rows(true).map(current_x).collect();
+    let current_test: Vec<Row> = rows(false).map(current_x).collect();
+    let c = logistic(&current_train, 1, &[1e-8])?;
+    if c[0] <= 0.0 {
+        return Err("the weights in use do not predict the samples at all".into());
+    }
+    let scale = 1.0 / c[0];
     let mut mover = EVAL_MOVER;
     let mut waiter = EVAL_WAITER;
+    mover[MOVE_TERM] = 0;
     for (&(r, t), wi) in terms.iter().zip(&w) {
         let v = (wi * scale).round() as i32;
         if r == 0 {
@@ -97,17 +141,15 @@ pub fn fit(samples: &[Sample], hold_out: usize) -> Result<Fit, String> {
             waiter[t] = v;
         }
     }
-    // The weights in use, with the one scale that suits them best.
-    let current_x =
-        |s: &Sample| vec![dot(&EVAL_MOVER, &s.features[0]) + dot(&EVAL_WAITER, &s.features[1])];
-    let current_train: Vec<(Vec<f64>, f64)> =
-        rows(true).map(|s| (current_x(s), s.target)).collect();
-    let current_test: Vec<(Vec<f64>, f64)> =
-        rows(false).map(|s| (current_x(s), s.target)).collect();
-    let c = logistic(&current_train)?;
+    let threat = w[linear..]
+        .iter()
+        .map(|wi| (wi * scale).round() as i32)
+        .collect();
     Ok(Fit {
         mover,
         waiter,
+        threat,
+        scale,
         train_loss: log_loss(&train, &w),
         test_loss: log_loss(&test, &w),
         current_train_loss: log_loss(&current_train, &c),
@@ -123,27 +165,38 @@ fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z.clamp(-40.0, 40.0)).exp())
 }
 
-fn log_loss(rows: &[(Vec<f64>, f64)], w: &[f64]) -> f64 {
+fn predict(x: &[(usize, f64)], w: &[f64]) -> f64 {
+    sigmoid(x.iter().map(|&(j, v)| v * w[j]).sum())
+}
+
+fn log_loss(rows: &[Row], w: &[f64]) -> f64 {
     let sum: f64 = rows
         .iter()
         .map(|(x, y)| {
-            let p = sigmoid(x.iter().zip(w).map(|(a, b)| a * b).sum()).clamp(1e-9, 1.0 - 1e-9);
+            let p = predict(x, w).clamp(1e-9, 1.0 - 1e-9);
             -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
         })
         .sum();
     sum / rows.len().max(1) as f64
 }
 
-/// Weights (no intercept: the mover's bonus is a feature) minimising the mean log loss plus a
-/// small ridge, by Newton's method on columns scaled to unit spread.
-fn logistic(rows: &[(Vec<f64>, f64)]) -> Result<Vec<f64>, String> {
-    const RIDGE: f64 = 1e-8;
-    let k = rows.first().map_or(0, |r| r.0.len());
+/// The `k` weights (no intercept: the mover's bonus is a feature) minimising the mean log loss
+/// plus `penalty[j] / 2 * w[j]^2`, by Newton's method on columns scaled to unit spread (the
+/// penalty is on the unscaled weights).
+fn logistic(rows: &[Row], k: usize, penalty: &[f64]) -> Result<Vec<f64>, String> {
     let n = rows.len() as f64;
+    let mut sum = vec![0.0; k];
+    let mut sum_sq = vec![0.0; k];
+    for (x, _) in rows {
+        for &(j, v) in x {
+            sum[j] += v;
+            sum_sq[j] += v * v;
+        }
+    }
     let spread: Vec<f64> = (0..k)
         .map(|j| {
-            let m = rows.iter().map(|r| r.0[j]).sum::<f64>() / n;
-            let sd = (rows.iter().map(|r| (r.0[j] - m).powi(2)).sum::<f64>() / n).sqrt();
+            let m = sum[j] / n;
+            let sd = (sum_sq[j] / n - m * m).max(0.0).sqrt();
             // A constant column (the mover's bonus) is scaled by its value instead.
             if sd > 1e-9 {
                 sd
@@ -157,19 +210,21 @@ fn logistic(rows: &[(Vec<f64>, f64)]) -> Result<Vec<f64>, String> {
         let mut grad = vec![0.0; k];
         let mut hess = vec![vec![0.0; k]; k];
         for (x, y) in rows {
-            let z: Vec<f64> = x.iter().zip(&spread).map(|(a, s)| a / s).collect();
-            let p = sigmoid(z.iter().zip(&w).map(|(a, b)| a * b).sum());
-            let h = p * (1.0 - p);
-            for i in 0..k {
-                grad[i] += (p - y) * z[i] / n;
-                for j in 0..k {
-                    hess[i][j] += h * z[i] * z[j] / n;
+            let z: Vec<(usize, f64)> = x.iter().map(|&(j, v)| (j, v / spread[j])).collect();
+            let p = predict(&z, &w);
+            let h = p * (1.0 - p) / n;
+            for &(i, zi) in &z {
+                grad[i] += (p - y) * zi / n;
+                for &(j, zj) in &z {
+                    hess[i][j] += h * zi * zj;
                 }
             }
         }
-        for i in 0..k {
-            grad[i] += RIDGE * w[i];
-            hess[i][i] += RIDGE;
+        for j in 0..k {
+            // On the scaled weight w[j] (= unscaled * spread) the penalty is penalty / spread^2.
+            let p = penalty[j] / (spread[j] * spread[j]);
+            grad[j] += p * w[j];
+            hess[j][j] += p;
         }
         let step = solve(hess, grad).ok_or("the fit's equations are singular")?;
         let size: f64 = step.iter().map(|s| s.abs()).sum();
@@ -242,35 +297,48 @@ mod tests {
         out
     }
 
-    /// Win rates made by known weights are fitted back to those weights (up to the scale the
-    /// fit puts on them), and the fit's loss beats the weights in use.
+    /// Win rates made by known weights and threat values are fitted back: the weights (up to
+    /// the scale the fit puts on them) and the evaluation they give, and the fit's loss beats
+    /// the weights in use.
     #[test]
     fn a_fit_recovers_the_weights_behind_its_targets() {
+        // The truth: the weights in use at 0.0005 a unit of log-odds, each fitted one scaled by
+        // 0.8 to 1.2, so that the fit has to find more than the scale (and the weights
+        // in use, with their best scale, still predict the targets somewhat).
         let mut truth = [[0.0f64; EVAL_TERMS]; 2];
-        for (r, per_term) in [0.002, -0.003].into_iter().enumerate() {
+        for (r, weights) in [EVAL_MOVER, EVAL_WAITER].iter().enumerate() {
             for (t, w) in truth[r].iter_mut().enumerate() {
                 if fitted_term(r, t) {
-                    *w = per_term * t as f64;
+                    *w = 0.0005 * weights[t] as f64 * (0.8 + 0.1 * (t % 5) as f64);
                 }
             }
         }
-        truth[0][ANCHOR] = 0.03;
+        // The threat table: as in use, worth 0.4 more when the mover holds an open three (its
+        // bit 4) and 0.3 less when the waiter does (bit 9).
+        let threat = |mask: usize| {
+            0.0005 * threat_table()[mask] as f64 + 0.4 * (mask >> 4 & 1) as f64
+                - 0.3 * (mask >> 9 & 1) as f64
+        };
         let samples: Vec<Sample> = positions(3000)
             .into_iter()
             .map(|f| {
                 let v: f64 = (0..2)
                     .flat_map(|r| (0..EVAL_TERMS).map(move |t| (r, t)))
-                    .map(|(r, t)| truth[r][t] * f[r][t] as f64)
-                    .sum();
+                    .map(|(r, t)| truth[r][t] * f.terms[r][t] as f64)
+                    .sum::<f64>()
+                    + threat(f.mask);
                 Sample {
                     features: f,
                     target: sigmoid(v),
                 }
             })
             .collect();
-        let got = fit(&samples, 5).unwrap();
-        let scale = EVAL_MOVER[ANCHOR] as f64 / truth[0][ANCHOR];
-        assert_eq!(got.mover[ANCHOR], EVAL_MOVER[ANCHOR]);
+        let mut seen = vec![0; MASKS];
+        for s in &samples {
+            seen[s.features.mask] += 1;
+        }
+        let got = fit(&samples, 5, 0.01).unwrap();
+        let scale = got.scale;
         for t in 0..EVAL_TERMS {
             for (r, w) in [(0, &got.mover), (1, &got.waiter)] {
                 if !fitted_term(r, t) {
@@ -288,6 +356,28 @@ mod tests {
             got.mover[Class::Five as usize],
             EVAL_MOVER[Class::Five as usize]
         );
+        // The table carries the bonus for the move; masks never seen stay 0.
+        assert_eq!(got.mover[MOVE_TERM], 0);
+        assert!(got.threat.iter().zip(&seen).all(|(&v, &c)| c > 0 || v == 0));
+        // A mask's entry and the counts it goes with can trade off, so the table is checked
+        // through what it is for: the fitted evaluation of each sample is the true one.
+        let fitted = |f: &EvalFeatures| {
+            dot(&got.mover, &f.terms[0]) + dot(&got.waiter, &f.terms[1]) + got.threat[f.mask] as f64
+        };
+        let truth_of = |s: &Sample| (s.target.ln() - (1.0 - s.target).ln()) * scale;
+        let mean = samples.iter().map(truth_of).sum::<f64>() / samples.len() as f64;
+        let (mut error, mut spread) = (0.0, 0.0);
+        for s in &samples {
+            error += (fitted(&s.features) - truth_of(s)).powi(2);
+            spread += (truth_of(s) - mean).powi(2);
+        }
+        // Weights rounded to whole units times counts in the hundreds, and the trade-offs, leave
+        // some error: about 1.1% of the spread when written.
+        assert!(
+            error < 0.02 * spread,
+            "squared error {error} against a spread of {spread}"
+        );
+        assert!(seen.iter().filter(|&&c| c >= 100).count() >= 3);
         assert!(got.test_loss < got.current_test_loss);
         assert!(got.train_loss <= got.test_loss + 0.01);
     }
@@ -301,7 +391,7 @@ mod tests {
                 target: 0.5,
             })
             .collect();
-        assert!(fit(&samples, 5).unwrap_err().contains("too few"));
+        assert!(fit(&samples, 5, 1.0).unwrap_err().contains("too few"));
     }
 
     #[test]

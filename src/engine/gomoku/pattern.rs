@@ -40,7 +40,7 @@ pub enum Class {
 pub const CLASSES: usize = 9;
 
 impl Class {
-    fn from_u8(v: u8) -> Class {
+    pub(super) fn from_u8(v: u8) -> Class {
         match v {
             0 => Class::Dead,
             1 => Class::One,
