@@ -512,6 +512,8 @@ impl ArenaGame for Gomoku {
                     "futility" => config.futility_margin = v as i32,
                     "futility_depth" => config.futility_depth = v as i32,
                     "prune" => config.prune_counts = v as u8,
+                    "se" => config.singular_depth = v as i32,
+                    "se_margin" => config.singular_margin = v as i32,
                     "root_pvs" => config.root_pvs = v != 0.0,
                     "variety" => config.variety = v as i32,
                     "variety_plies" => config.variety_plies = v as usize,
@@ -519,7 +521,7 @@ impl ArenaGame for Gomoku {
                         return Err(format!(
                             "unknown Gomoku engine option {key:?} (width, vct_share, ab_share, \
                              deepen, defend, lmr, history, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, futility, \
-                             futility_depth, prune, root_pvs, razor, variety, variety_plies)"
+                             futility_depth, prune, se, se_margin, root_pvs, razor, variety, variety_plies)"
                         ))
                     }
                 }

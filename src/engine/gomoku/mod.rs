@@ -8,6 +8,7 @@
 //! 4. the chosen move, and the next best if need be, checked against the opponent's VCF and VCT.
 
 mod board;
+mod eval;
 pub use board::Ordering;
 pub mod fit;
 mod pattern;
@@ -65,6 +66,10 @@ pub struct GomokuConfig {
     pub futility_depth: i32,
     /// Move-count pruning of quiet moves near the leaves (`Searcher::prune_counts`).
     pub prune_counts: u8,
+    /// Singular extensions from this depth (0: off), with this margin a ply
+    /// (`Searcher::singular_depth`).
+    pub singular_depth: i32,
+    pub singular_margin: i32,
     /// Root moves after the first searched with a null window first (not while the root
     /// picks among close moves for variety, which needs their values).
     pub root_pvs: bool,
@@ -115,6 +120,8 @@ impl Default for GomokuConfig {
             futility_margin: 60,
             futility_depth: 4,
             prune_counts: 1,
+            singular_depth: 0,
+            singular_margin: 4,
             root_pvs: true,
             order: Ordering::default(),
             table_bits: 20,
@@ -224,6 +231,8 @@ impl GomokuEngine {
         searcher.futility_margin = self.config.futility_margin;
         searcher.futility_depth = self.config.futility_depth;
         searcher.prune_counts = self.config.prune_counts;
+        searcher.singular_depth = self.config.singular_depth;
+        searcher.singular_margin = self.config.singular_margin;
         let mut moves = searcher.moves(0, None);
         let mut best = Choice {
             mv: moves[0],
@@ -231,6 +240,7 @@ impl GomokuEngine {
         };
         let mut scores: Vec<i32> = Vec::new();
         for depth in 1..=self.config.max_depth {
+            searcher.root_depth = depth;
             let mut alpha = -WIN;
             let mut got: Vec<(i32, usize)> = Vec::new();
             for (i, &m) in moves.iter().enumerate() {

@@ -161,6 +161,21 @@ pub struct Searcher<'a> {
     /// not lose is known, quiet moves after the first `prune_count(depth)` are skipped: 0 off,
     /// 1 up to depth 4, 2 at every depth and half as many when the node is not improving.
     pub prune_counts: u8,
+    /// Singular extensions: at a node at least this deep (0: off) whose table move was good
+    /// enough before, the other moves are searched at half depth against a bound
+    /// `singular_margin` a ply below the table's value; if none reaches it, the table move is
+    /// the only good one and is searched a ply deeper. If one does and the bound is at least
+    /// beta, the node fails high at once (two moves beat beta).
+    pub singular_depth: i32,
+    pub singular_margin: i32,
+    /// The depth of the iteration under way: an extension is only given within twice that many
+    /// plies of the root, so that a line of singular moves cannot go on forever.
+    pub root_depth: i32,
+    /// Per ply, the move the singular search leaves out (`Point::MAX`: none).
+    excluded: Vec<Point>,
+    /// Singular searches made, and how many of them extended the move.
+    pub singular_tests: u64,
+    pub singular_extensions: u64,
     pub killers: Vec<[Point; 2]>,
     /// The static value of the node at each ply of the current line, for the side to move
     /// there (`NO_EVAL` where none was taken): a node whose value rose since its side last
@@ -194,6 +209,12 @@ impl Searcher<'_> {
             futility_margin: 0,
             futility_depth: 0,
             prune_counts: 0,
+            singular_depth: 0,
+            singular_margin: 0,
+            root_depth: 0,
+            excluded: vec![Point::MAX; MAX_PLY + 1],
+            singular_tests: 0,
+            singular_extensions: 0,
             killers: vec![[Point::MAX; 2]; MAX_PLY],
             evals: vec![NO_EVAL; MAX_PLY + 1],
             history: vec![[0; 2]; points],
@@ -372,8 +393,13 @@ impl Searcher<'_> {
         }
         let key = self.board.pos.hash();
         let mut tt_move = None;
-        if let Some(e) = self.table.get(key) {
-            if e.depth as i32 >= depth {
+        let excluded = self.excluded.get(ply).copied().unwrap_or(Point::MAX);
+        let excluding = excluded != Point::MAX;
+        let tt_entry = self.table.get(key);
+        if let Some(e) = tt_entry {
+            // A search that leaves a move out is not the position's search: its own table
+            // entry cannot answer for it.
+            if e.depth as i32 >= depth && !excluding {
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => e.value >= beta,
@@ -440,10 +466,43 @@ impl Searcher<'_> {
         };
         // A forced block costs no depth: such lines are narrow and decide games.
         let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
+        let singular_entry = tt_entry.filter(|e| {
+            self.singular_depth > 0
+                && depth >= self.singular_depth
+                && !excluding
+                && ply > 0
+                && ply < MAX_PLY
+                && (ply as i32) < 2 * self.root_depth
+                && moves.len() > 1
+                && e.has_best
+                && e.bound != Bound::Upper
+                && e.depth as i32 >= depth - 3
+                && e.value.abs() < WIN_BOUND
+        });
         let alpha0 = alpha;
         let mut best = -WIN;
         let mut best_move = moves[0];
         for (i, &m) in moves.iter().enumerate() {
+            if m == excluded {
+                continue;
+            }
+            let mut extension = 0;
+            if let Some(e) = singular_entry.filter(|e| e.best == m) {
+                let singular_beta = e.value - self.singular_margin * depth;
+                self.excluded[ply] = m;
+                let v = self.search((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
+                self.excluded[ply] = Point::MAX;
+                if self.budget.stopped() {
+                    return 0;
+                }
+                self.singular_tests += 1;
+                if v < singular_beta {
+                    self.singular_extensions += 1;
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
             // Pruning and reductions may both ask whether the move is sharp: work it out once.
             let mut sharp_cache = None;
             let mut sharp = || *sharp_cache.get_or_insert_with(|| self.sharp(m));
@@ -460,6 +519,7 @@ impl Searcher<'_> {
                     r.min(next_depth - 1).max(0)
                 }
             };
+            let next_depth = next_depth + extension;
             self.board.play(m);
             let v = if self.board.is_over() {
                 WIN - ply_i
@@ -506,14 +566,16 @@ impl Searcher<'_> {
         } else {
             Bound::Exact
         };
-        self.table.put(Entry {
-            key,
-            value: best,
-            depth: depth.clamp(0, i8::MAX as i32) as i8,
-            bound,
-            best: best_move,
-            has_best: true,
-        });
+        if !excluding {
+            self.table.put(Entry {
+                key,
+                value: best,
+                depth: depth.clamp(0, i8::MAX as i32) as i8,
+                bound,
+                best: best_move,
+                has_best: true,
+            });
+        }
         best
     }
 }
@@ -577,6 +639,16 @@ mod tests {
         depth: i32,
         configure: impl FnOnce(&mut Searcher),
     ) -> (u64, i32) {
+        configured_search_with(pos, depth, configure, |_| ())
+    }
+
+    /// `configured_search`, with `inspect` shown the searcher at the end.
+    fn configured_search_with(
+        pos: &Gomoku,
+        depth: i32,
+        configure: impl FnOnce(&mut Searcher),
+        inspect: impl FnOnce(&Searcher),
+    ) -> (u64, i32) {
         let mut board = Board::new(pos);
         let mut table = Table::new(16);
         let mut budget = Budget::new(Limits::iterations(50_000_000));
@@ -588,6 +660,7 @@ mod tests {
         for d in 1..=depth {
             v = s.search(d, -WIN, WIN, 0);
         }
+        inspect(&s);
         (budget.nodes, v)
     }
 
@@ -674,6 +747,26 @@ mod tests {
         assert!(fewer * 2 < fixed, "{fewer} nodes against {fixed}");
         assert!(v.abs() < WIN_BOUND, "a quiet middle game valued {v}");
         assert_open_threes_kept(|g| configured_search(g, 6, selective).1);
+    }
+
+    #[test]
+    fn singular_extensions_keep_the_tactics() {
+        let singular = |s: &mut Searcher| {
+            s.reductions = Reductions::Logarithmic;
+            s.singular_depth = 4;
+            s.singular_margin = 4;
+            s.root_depth = 8;
+        };
+        let mut counts = (0, 0);
+        let (_, v) = configured_search_with(&middle_game(), 8, singular, |s| {
+            counts = (s.singular_tests, s.singular_extensions)
+        });
+        assert!(v.abs() < WIN_BOUND, "a quiet middle game valued {v}");
+        assert!(
+            counts.0 > 0 && counts.1 > 0,
+            "tests and extensions: {counts:?}"
+        );
+        assert_open_threes_kept(|g| configured_search(g, 6, singular).1);
     }
 
     #[test]
