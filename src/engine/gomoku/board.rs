@@ -694,6 +694,8 @@ mod tests {
                 assert_eq!(b.value, fresh.value, "step {step}");
                 assert_eq!(b.worth, fresh.worth, "step {step}");
                 assert_eq!(b.worth_total, fresh.worth_total, "step {step}");
+                // The combinations are only kept when there is a threat table
+                // (`THREATS_FITTED`); without one both boards leave them as they began.
                 assert_eq!(b.combo, fresh.combo, "step {step}");
                 assert_eq!(b.combo_count, fresh.combo_count, "step {step}");
                 assert_eq!(b.near, fresh.near, "step {step}");
