@@ -328,30 +328,28 @@ impl Board {
     fn revalue_colour(&mut self, p: Point, c: usize) {
         let i = p as usize;
         let empty = self.pos.color_at(p).is_none();
-        {
-            let PointEntry {
-                values: [v, mover, waiter],
-                best,
-                combo,
-            } = if empty {
-                point_entry(&self.class[i][c])
-            } else {
-                PointEntry::default()
-            };
-            self.value[i][c] = v;
-            // Only the threat table reads the counts: without one, they are not kept.
-            if THREATS_FITTED {
-                let old_combo = std::mem::replace(&mut self.combo[i][c], combo);
-                self.combo_count[c][old_combo as usize] -= 1;
-                self.combo_count[c][combo as usize] += 1;
-            }
-            let old = self.worth[i][c];
-            self.worth_total[c][0] += mover - old[0];
-            self.worth_total[c][1] += waiter - old[1];
-            self.worth[i][c] = [mover, waiter];
-            self.fives[c].set(p, best == Class::Five);
-            self.fours[c].set(p, best >= Class::Four && best < Class::Five);
+        let PointEntry {
+            values: [v, mover, waiter],
+            best,
+            combo,
+        } = if empty {
+            point_entry(&self.class[i][c])
+        } else {
+            PointEntry::default()
+        };
+        self.value[i][c] = v;
+        // Only the threat table reads the counts: without one, they are not kept.
+        if THREATS_FITTED {
+            let old_combo = std::mem::replace(&mut self.combo[i][c], combo);
+            self.combo_count[c][old_combo as usize] -= 1;
+            self.combo_count[c][combo as usize] += 1;
         }
+        let old = self.worth[i][c];
+        self.worth_total[c][0] += mover - old[0];
+        self.worth_total[c][1] += waiter - old[1];
+        self.worth[i][c] = [mover, waiter];
+        self.fives[c].set(p, best == Class::Five);
+        self.fours[c].set(p, best >= Class::Four && best < Class::Five);
     }
 
     /// Rewrites the key slots that see `p` to `c` and refreshes the points concerned.

@@ -97,7 +97,7 @@ pub const COMBO_TERMS: usize = pattern::CLASSES;
 pub const MOVE_TERM: usize = pattern::CLASSES + COMBOS;
 
 /// Bits of the threat mask: per role, whether it has a point making each kind of threat.
-pub const MASK_BITS: usize = 10;
+pub const MASK_BITS: usize = 2 * THREAT_KINDS.len();
 pub const MASKS: usize = 1 << MASK_BITS;
 
 /// The kinds of threat the mask records, one bit each per role (mover's bits first): an open
