@@ -515,13 +515,16 @@ impl ArenaGame for Gomoku {
                     "se" => config.singular_depth = v as i32,
                     "se_margin" => config.singular_margin = v as i32,
                     "root_pvs" => config.root_pvs = v != 0.0,
+                    "asp" => config.aspiration = v as i32,
+                    "fh" => config.fail_high_margin = v as i32,
+                    "qvcf" => config.quiet_fours = v as u32,
                     "variety" => config.variety = v as i32,
                     "variety_plies" => config.variety_plies = v as usize,
                     _ => {
                         return Err(format!(
                             "unknown Gomoku engine option {key:?} (width, vct_share, ab_share, \
                              deepen, defend, lmr, history, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, futility, \
-                             futility_depth, prune, se, se_margin, root_pvs, razor, variety, variety_plies)"
+                             futility_depth, prune, se, se_margin, root_pvs, asp, fh, qvcf, razor, variety, variety_plies)"
                         ))
                     }
                 }

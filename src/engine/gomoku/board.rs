@@ -436,6 +436,11 @@ impl Board {
             || matches!(double_threat(cl), Some(Double::WithFour))
     }
 
+    /// What a stone of `c` on `p` makes over its four lines together.
+    pub fn combo(&self, p: Point, c: Color) -> Combo {
+        combo_of(&self.class[p as usize][c.index()])
+    }
+
     pub fn value(&self, p: Point, c: Color) -> i32 {
         self.value[p as usize][c.index()]
     }

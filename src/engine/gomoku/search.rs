@@ -4,6 +4,7 @@
 //! single five of the opponent leaves one legal reply (searched without using up depth).
 
 use super::board::Board;
+use super::eval::Combo;
 use super::pattern::Class;
 use super::vcf;
 use crate::game::gomoku::Point;
@@ -168,6 +169,13 @@ pub struct Searcher<'a> {
     /// beta, the node fails high at once (two moves beat beta).
     pub singular_depth: i32,
     pub singular_margin: i32,
+    /// Fours a line of the quiescence search may play, for both sides together (0: none; the
+    /// leaves then look for a VCF of `leaf_vcf` moves instead).
+    pub quiet_fours: u32,
+    /// Fail-high reduction: at a cut node (a null-window node that alpha-beta's shape expects
+    /// to refute the move before it) whose static value is at least this much a ply
+    /// above beta, moves that make no four are searched a ply shallower (0: off).
+    pub fail_high_margin: i32,
     /// The depth of the iteration under way: an extension is only given within twice that many
     /// plies of the root, so that a line of singular moves cannot go on forever.
     pub root_depth: i32,
@@ -211,6 +219,8 @@ impl Searcher<'_> {
             prune_counts: 0,
             singular_depth: 0,
             singular_margin: 0,
+            fail_high_margin: 0,
+            quiet_fours: 0,
             root_depth: 0,
             excluded: vec![Point::MAX; MAX_PLY + 1],
             singular_tests: 0,
@@ -343,6 +353,77 @@ impl Searcher<'_> {
         }
     }
 
+    /// The value of a leaf for the side to move, which faces no five: its static value, unless
+    /// a four raises it. Each side in turn may stand on its static value or play one of its
+    /// fours; a four leaves the opponent the block, and the line goes on from there (the block
+    /// may itself be a four). After the first four of a line only fours that make something
+    /// more (a three or an open two beside them) are tried, so the search stays narrow; a line
+    /// holds at most `fours_left` of them. A five, an open four or two fours win.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, fours_left: u32) -> i32 {
+        self.budget.tick();
+        if self.budget.stopped() {
+            return 0;
+        }
+        let me = self.board.side();
+        let them = me.opponent();
+        let ply_i = ply as i32;
+        if !self.board.fives(me).is_empty() {
+            return WIN - ply_i;
+        }
+        let their_fives = self.board.fives(them).len();
+        if their_fives >= 2 {
+            return -(WIN - ply_i - 1);
+        }
+        if self.board.is_over() {
+            return 0;
+        }
+        if let Some(block) = self.board.fives(them).first() {
+            self.board.play(block);
+            let v = if self.board.is_over() {
+                WIN - ply_i
+            } else {
+                -self.quiesce(-beta, -alpha, ply + 1, fours_left)
+            };
+            self.board.undo(block);
+            return v;
+        }
+        let fours = self.board.fours(me);
+        if fours.iter().any(|p| self.board.makes_winning_shape(p, me))
+            && self.board.fours(them).is_empty()
+        {
+            return WIN - ply_i - 2;
+        }
+        let stand = self.board.evaluate(me);
+        if stand >= beta || fours_left == 0 || ply >= MAX_PLY {
+            return stand;
+        }
+        let first = fours_left == self.quiet_fours;
+        let moves: Vec<Point> = fours
+            .iter()
+            .filter(|&p| first || self.board.combo(p, me) >= Combo::FourPlus)
+            .collect();
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        for m in moves {
+            self.board.play(m);
+            let v = -self.quiesce(-beta, -alpha, ply + 1, fours_left - 1);
+            self.board.undo(m);
+            if self.budget.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// The value of a node taken as a leaf, whose static value is `eval`: a win if the side to
     /// move has a short VCF (looked for only with `look_for_vcf`, when the opponent has no five
     /// to make), else `eval`.
@@ -357,7 +438,13 @@ impl Searcher<'_> {
         eval
     }
 
-    pub fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// The value of the position for the side to move, searched `depth` plies, within
+    /// (`alpha`, `beta`); a null window is taken as a cut node.
+    pub fn search(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.node(depth, alpha, beta, ply, beta - alpha == 1)
+    }
+
+    fn node(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize, cut_node: bool) -> i32 {
         self.budget.tick();
         if self.budget.stopped() {
             return 0;
@@ -387,6 +474,9 @@ impl Searcher<'_> {
         // A leaf where the opponent has just made a four is not quiet: its static value would
         // count the four as if it were about to become five. Play the block first.
         let extend = depth <= 0 && self.extend_blocks && their_fives == 1;
+        if depth <= 0 && !extend && self.quiet_fours > 0 && their_fives == 0 {
+            return self.quiesce(alpha, beta, ply, self.quiet_fours);
+        }
         if depth <= 0 && !extend {
             let eval = self.board.evaluate(me);
             return self.leaf_value(ply_i, their_fives == 0, eval);
@@ -435,8 +525,11 @@ impl Searcher<'_> {
             && alpha.abs() < WIN_BOUND
             && eval + self.razor_margin * depth < alpha
         {
-            // So far below alpha that a ply or two will not lift it: only a forced win could,
-            // and the leaf's VCF looks for that.
+            // So far below alpha that a ply or two will not lift it: only fours could, and the
+            // leaf's quiescence search (or VCF) looks at them.
+            if self.quiet_fours > 0 {
+                return self.quiesce(alpha, beta, ply, self.quiet_fours);
+            }
             return self.leaf_value(ply_i, true, eval);
         }
         if off_pv
@@ -479,6 +572,13 @@ impl Searcher<'_> {
                 && e.depth as i32 >= depth - 3
                 && e.value.abs() < WIN_BOUND
         });
+        // Far above beta at a node expected to fail high: only fours keep their full depth.
+        let likely_fail_high = self.fail_high_margin > 0
+            && off_pv
+            && cut_node
+            && eval != NO_EVAL
+            && beta.abs() < WIN_BOUND
+            && eval >= beta + self.fail_high_margin * depth;
         let alpha0 = alpha;
         let mut best = -WIN;
         let mut best_move = moves[0];
@@ -490,7 +590,13 @@ impl Searcher<'_> {
             if let Some(e) = singular_entry.filter(|e| e.best == m) {
                 let singular_beta = e.value - self.singular_margin * depth;
                 self.excluded[ply] = m;
-                let v = self.search((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
+                let v = self.node(
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    cut_node,
+                );
                 self.excluded[ply] = Point::MAX;
                 if self.budget.stopped() {
                     return 0;
@@ -519,19 +625,26 @@ impl Searcher<'_> {
                     r.min(next_depth - 1).max(0)
                 }
             };
-            let next_depth = next_depth + extension;
+            let fail_high_cut =
+                likely_fail_high && moves.len() > 1 && self.board.best_class(m, me) < Class::Four;
+            let next_depth = next_depth + extension - fail_high_cut as i32;
+            let reduction = reduction.min(next_depth - 1).max(0);
             self.board.play(m);
             let v = if self.board.is_over() {
                 WIN - ply_i
             } else if i == 0 {
-                -self.search(next_depth, -beta, -alpha, ply + 1)
+                -self.node(next_depth, -beta, -alpha, ply + 1, off_pv && !cut_node)
             } else {
-                let mut v = -self.search(next_depth - reduction, -alpha - 1, -alpha, ply + 1);
+                let mut v = if reduction > 0 {
+                    -self.node(next_depth - reduction, -alpha - 1, -alpha, ply + 1, true)
+                } else {
+                    -self.node(next_depth, -alpha - 1, -alpha, ply + 1, !cut_node)
+                };
                 if v > alpha && reduction > 0 {
-                    v = -self.search(next_depth, -alpha - 1, -alpha, ply + 1);
+                    v = -self.node(next_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
                 }
                 if v > alpha && v < beta {
-                    v = -self.search(next_depth, -beta, -alpha, ply + 1);
+                    v = -self.node(next_depth, -beta, -alpha, ply + 1, false);
                 }
                 v
             };
@@ -767,6 +880,81 @@ mod tests {
             "tests and extensions: {counts:?}"
         );
         assert_open_threes_kept(|g| configured_search(g, 6, singular).1);
+    }
+
+    /// The bench's "vcf-4" (from `test_vectors/gomoku/positions.txt`): White to move wins by
+    /// continuous fours in four moves of its own, and no point wins by itself.
+    fn four_move_vcf() -> Gomoku {
+        let at = |s: &str| {
+            let b = s.as_bytes();
+            ((b[0] - b'A') as usize, (b[1] - b'A') as usize)
+        };
+        let black = ["EK", "FF", "FE", "IH", "EG", "JJ", "EJ"];
+        let white = ["JE", "GI", "GF", "KF", "JF", "FI"];
+        let mut g = Gomoku::new(GomokuRules::default());
+        for (i, b) in black.into_iter().enumerate() {
+            g.play(g.point(at(b).0, at(b).1));
+            if let Some(w) = white.get(i) {
+                g.play(g.point(at(w).0, at(w).1));
+            }
+        }
+        g
+    }
+
+    /// The value of `pos` searched to depth 0 within (`alpha`, `beta`), with the leaves'
+    /// quiescence search allowed `fours` fours and no leaf VCF; and the nodes it took.
+    fn leaf_search(pos: &Gomoku, fours: u32, alpha: i32, beta: i32) -> (i32, u64) {
+        let mut board = Board::new(pos);
+        let mut table = Table::new(10);
+        let mut budget = Budget::new(Limits::iterations(1_000_000));
+        let mut s = Searcher::new(&mut board, &mut table, &mut budget, 12, 0);
+        s.quiet_fours = fours;
+        let v = s.search(0, alpha, beta, 0);
+        (v, budget.nodes)
+    }
+
+    #[test]
+    fn the_quiescence_search_plays_fours_to_a_win_and_stands_on_a_good_value() {
+        let g = four_move_vcf();
+        let board = Board::new(&g);
+        let me = board.side();
+        assert!(!board.fours(me).is_empty());
+        assert!(!board
+            .fours(me)
+            .iter()
+            .any(|p| board.makes_winning_shape(p, me)));
+        let eval = board.evaluate(me);
+        // Without fours the leaf is its static value; with two, the win is found.
+        assert_eq!(leaf_search(&g, 0, -WIN, WIN).0, eval);
+        // One four already gains something over standing.
+        let one = leaf_search(&g, 1, -WIN, WIN).0;
+        assert!(
+            one > eval && one < WIN_BOUND,
+            "{one} after one four, {eval} standing"
+        );
+        let (won, _) = leaf_search(&g, 3, -WIN, WIN);
+        assert!(won > WIN_BOUND, "a win by fours valued {won}");
+        // Two fours are not enough: after them a third is needed.
+        assert!(leaf_search(&g, 2, -WIN, WIN).0 < WIN_BOUND);
+        // A static value at or above beta is enough: the fours are not tried (one node for
+        // the leaf, one for its quiescence search).
+        let (stood, nodes) = leaf_search(&g, 3, -WIN, eval);
+        assert_eq!((stood, nodes), (eval, 2));
+    }
+
+    #[test]
+    fn fail_high_reductions_search_fewer_nodes_and_keep_the_tactics() {
+        let fail_high = |margin| {
+            move |s: &mut Searcher| {
+                s.reductions = Reductions::Logarithmic;
+                s.fail_high_margin = margin;
+            }
+        };
+        let (plain, _) = configured_search(&middle_game(), 8, fail_high(0));
+        let (fewer, v) = configured_search(&middle_game(), 8, fail_high(60));
+        assert!(fewer < plain, "{fewer} nodes against {plain}");
+        assert!(v.abs() < WIN_BOUND, "a quiet middle game valued {v}");
+        assert_open_threes_kept(|g| configured_search(g, 6, fail_high(60)).1);
     }
 
     #[test]
