@@ -4,7 +4,7 @@
 //! A decision, in order:
 //! 1. five now, if we have it; the block, if the opponent has a five to make;
 //! 2. a VCF, then (within part of the time) a VCT;
-//! 3. otherwise iteratively deepened alpha-beta, with a short VCF at the leaves;
+//! 3. otherwise iteratively deepened alpha-beta, with a quiescence search of fours at the leaves;
 //! 4. the chosen move, and the next best if need be, checked against the opponent's VCF and VCT.
 
 mod board;
@@ -33,7 +33,7 @@ pub struct GomokuConfig {
     pub seed: u64,
     /// Candidate points searched at each alpha-beta node.
     pub width: usize,
-    /// VCF depth (attacker moves) at the root and at the leaves.
+    /// VCF depth (attacker moves) at the root, and at the leaves when `quiet_fours` is 0.
     pub vcf_depth: u32,
     pub leaf_vcf: u32,
     /// VCT depth (attacker moves) at the root, and its share of the time.

@@ -136,7 +136,7 @@ pub struct Searcher<'a> {
     pub budget: &'a mut Budget,
     /// Candidate points searched at each node.
     pub width: usize,
-    /// Depth (in the attacker's moves) of the VCF tried at the leaves.
+    /// Depth (in the attacker's moves) of the VCF tried at the leaves when `quiet_fours` is 0.
     pub leaf_vcf: u32,
     /// Against an open three, search only the moves that stop it and our own fours.
     pub defend_threes: bool,
