@@ -353,6 +353,29 @@ impl Searcher<'_> {
         }
     }
 
+    /// What every node checks first, counting itself in the budget: `Err` with its value when
+    /// that settles it (the search stopped, a five to make, two fives to stop, a full board),
+    /// else `Ok` with the number of fives the opponent threatens (0 or 1).
+    fn first_checks(&mut self, ply: usize) -> Result<usize, i32> {
+        self.budget.tick();
+        if self.budget.stopped() {
+            return Err(0);
+        }
+        let me = self.board.side();
+        let ply_i = ply as i32;
+        if !self.board.fives(me).is_empty() {
+            return Err(WIN - ply_i);
+        }
+        let their_fives = self.board.fives(me.opponent()).len();
+        if their_fives >= 2 {
+            return Err(-(WIN - ply_i - 1));
+        }
+        if self.board.is_over() {
+            return Err(0);
+        }
+        Ok(their_fives)
+    }
+
     /// The value of a leaf for the side to move, which faces no five: its static value, unless
     /// a four raises it. Each side in turn may stand on its static value or play one of its
     /// fours; a four leaves the opponent the block, and the line goes on from there (the block
@@ -360,23 +383,12 @@ impl Searcher<'_> {
     /// more (a three or an open two beside them) are tried, so the search stays narrow; a line
     /// holds at most `fours_left` of them. A five, an open four or two fours win.
     fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, fours_left: u32) -> i32 {
-        self.budget.tick();
-        if self.budget.stopped() {
-            return 0;
+        if let Err(v) = self.first_checks(ply) {
+            return v;
         }
         let me = self.board.side();
         let them = me.opponent();
         let ply_i = ply as i32;
-        if !self.board.fives(me).is_empty() {
-            return WIN - ply_i;
-        }
-        let their_fives = self.board.fives(them).len();
-        if their_fives >= 2 {
-            return -(WIN - ply_i - 1);
-        }
-        if self.board.is_over() {
-            return 0;
-        }
         if let Some(block) = self.board.fives(them).first() {
             self.board.play(block);
             let v = if self.board.is_over() {
@@ -445,23 +457,13 @@ impl Searcher<'_> {
     }
 
     fn node(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize, cut_node: bool) -> i32 {
-        self.budget.tick();
-        if self.budget.stopped() {
-            return 0;
-        }
+        let their_fives = match self.first_checks(ply) {
+            Ok(n) => n,
+            Err(v) => return v,
+        };
         let me = self.board.side();
         let them = me.opponent();
         let ply_i = ply as i32;
-        if !self.board.fives(me).is_empty() {
-            return WIN - ply_i;
-        }
-        let their_fives = self.board.fives(them).len();
-        if their_fives >= 2 {
-            return -(WIN - ply_i - 1);
-        }
-        if self.board.is_over() {
-            return 0;
-        }
         if their_fives == 0 {
             // An open four or two fours: five next move whatever the reply.
             let winning = self.board.fours(me).iter().any(|p| {
