@@ -926,7 +926,7 @@ mod tests {
             .iter()
             .any(|p| board.makes_winning_shape(p, me)));
         let eval = board.evaluate(me);
-        // Without fours the leaf is its static value; with two, the win is found.
+        // Without fours the leaf is its static value.
         assert_eq!(leaf_search(&g, 0, -WIN, WIN).0, eval);
         // One four already gains something over standing.
         let one = leaf_search(&g, 1, -WIN, WIN).0;
