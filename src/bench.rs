@@ -226,7 +226,7 @@ pub fn bench_connect6(seconds: f64) -> Vec<SearchBenchLine> {
 /// moves of each side, alternating from Black: (name, kind, Black, White). The "speed" ones are
 /// quiet openings from the engine's self-play; the "solve" ones are forced wins from
 /// `test_vectors/gomoku/positions.txt` (a five-move VCF, a four-move VCF, and a VCT).
-const GOMOKU_POSITIONS: [(&str, &str, &str, &str); 6] = [
+pub(crate) const GOMOKU_POSITIONS: [(&str, &str, &str, &str); 6] = [
     ("ply-4", "speed", "HH GH", "GI FH"),
     ("ply-6", "speed", "HH GH HJ", "GI FH HI"),
     ("ply-8", "speed", "HH HJ HI IG", "JH HF HK JF"),
@@ -245,7 +245,7 @@ const GOMOKU_POSITIONS: [(&str, &str, &str, &str); 6] = [
     ("vct", "solve", "GH HH IF IG", "BB BN NB NN"),
 ];
 
-fn gomoku_position(black: &str, white: &str) -> Gomoku {
+pub(crate) fn gomoku_position(black: &str, white: &str) -> Gomoku {
     let mut pos = Gomoku::new(GomokuRules::default());
     let at = |pos: &Gomoku, s: &str| {
         let b = s.as_bytes();

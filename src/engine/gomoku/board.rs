@@ -438,7 +438,15 @@ impl Board {
 
     /// What a stone of `c` on `p` makes over its four lines together.
     pub fn combo(&self, p: Point, c: Color) -> Combo {
-        combo_of(&self.class[p as usize][c.index()])
+        point_entry(&self.class[p as usize][c.index()]).combo
+    }
+
+    /// Whether `c`, to move and facing no five, wins by force with one stone: a point where it
+    /// makes an open four, two fours or a four with an open three, and the opponent has no four
+    /// to answer with.
+    pub fn wins_with_a_shape(&self, c: Color) -> bool {
+        self.fours(c.opponent()).is_empty()
+            && self.fours(c).iter().any(|p| self.makes_winning_shape(p, c))
     }
 
     pub fn value(&self, p: Point, c: Color) -> i32 {

@@ -399,10 +399,7 @@ impl Searcher<'_> {
             self.board.undo(block);
             return v;
         }
-        let fours = self.board.fours(me);
-        if fours.iter().any(|p| self.board.makes_winning_shape(p, me))
-            && self.board.fours(them).is_empty()
-        {
+        if self.board.wins_with_a_shape(me) {
             return WIN - ply_i - 2;
         }
         let stand = self.board.evaluate(me);
@@ -410,7 +407,9 @@ impl Searcher<'_> {
             return stand;
         }
         let first = fours_left == self.quiet_fours;
-        let moves: Vec<Point> = fours
+        let moves: Vec<Point> = self
+            .board
+            .fours(me)
             .iter()
             .filter(|&p| first || self.board.combo(p, me) >= Combo::FourPlus)
             .collect();
@@ -464,22 +463,17 @@ impl Searcher<'_> {
         let me = self.board.side();
         let them = me.opponent();
         let ply_i = ply as i32;
-        if their_fives == 0 {
-            // An open four or two fours: five next move whatever the reply.
-            let winning = self.board.fours(me).iter().any(|p| {
-                self.board.makes_winning_shape(p, me) && self.board.fours(them).is_empty()
-            });
-            if winning {
-                return WIN - ply_i - 2;
-            }
+        // An open four or two fours: five next move whatever the reply.
+        if their_fives == 0 && self.board.wins_with_a_shape(me) {
+            return WIN - ply_i - 2;
         }
         // A leaf where the opponent has just made a four is not quiet: its static value would
         // count the four as if it were about to become five. Play the block first.
         let extend = depth <= 0 && self.extend_blocks && their_fives == 1;
-        if depth <= 0 && !extend && self.quiet_fours > 0 && their_fives == 0 {
-            return self.quiesce(alpha, beta, ply, self.quiet_fours);
-        }
         if depth <= 0 && !extend {
+            if self.quiet_fours > 0 && their_fives == 0 {
+                return self.quiesce(alpha, beta, ply, self.quiet_fours);
+            }
             let eval = self.board.evaluate(me);
             return self.leaf_value(ply_i, their_fives == 0, eval);
         }
@@ -887,20 +881,11 @@ mod tests {
     /// The bench's "vcf-4" (from `test_vectors/gomoku/positions.txt`): White to move wins by
     /// continuous fours in four moves of its own, and no point wins by itself.
     fn four_move_vcf() -> Gomoku {
-        let at = |s: &str| {
-            let b = s.as_bytes();
-            ((b[0] - b'A') as usize, (b[1] - b'A') as usize)
-        };
-        let black = ["EK", "FF", "FE", "IH", "EG", "JJ", "EJ"];
-        let white = ["JE", "GI", "GF", "KF", "JF", "FI"];
-        let mut g = Gomoku::new(GomokuRules::default());
-        for (i, b) in black.into_iter().enumerate() {
-            g.play(g.point(at(b).0, at(b).1));
-            if let Some(w) = white.get(i) {
-                g.play(g.point(at(w).0, at(w).1));
-            }
-        }
-        g
+        let (_, _, black, white) = crate::bench::GOMOKU_POSITIONS
+            .into_iter()
+            .find(|p| p.0 == "vcf-4")
+            .expect("the bench's four-move VCF");
+        crate::bench::gomoku_position(black, white)
     }
 
     /// The value of `pos` searched to depth 0 within (`alpha`, `beta`), with the leaves'
