@@ -310,8 +310,9 @@ impl GomokuEngine {
                     break;
                 };
                 // Outside the window: search again with one that reaches past the value, the
-                // move that beat it first.
-                delta += delta / 2;
+                // move that beat it first. The window grows by half (by one at least, or a
+                // window of 1 would never widen).
+                delta += (delta / 2).max(1);
                 if v >= high && i != 0 {
                     // A move shown better than the last iteration's best already beats it,
                     // should the time run out in the search again.
