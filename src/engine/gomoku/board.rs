@@ -571,6 +571,17 @@ impl Board {
         (s != 0 && s.unsigned_abs() <= REACH).then_some((dir, s))
     }
 
+    /// Whether `q` is in `t`'s neighbourhood: the 5x5 square around it, or one of its four
+    /// lines within `REACH`.
+    pub fn is_near(&self, t: Point, q: Point) -> bool {
+        let n = self.n as isize;
+        let (dx, dy) = (
+            q as isize % n - t as isize % n,
+            q as isize / n - t as isize / n,
+        );
+        (dx.abs() <= 2 && dy.abs() <= 2) || self.line_offset(t, q).is_some()
+    }
+
     /// The points within `REACH` of `p` along its four lines, on the board.
     fn line_points(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
         let n = self.n as isize;

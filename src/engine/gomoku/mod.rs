@@ -14,6 +14,7 @@ pub mod fit;
 mod pattern;
 mod search;
 mod vcf;
+mod vct;
 
 use super::{Decision, Engine};
 use crate::game::gomoku::{Gomoku, Point};
@@ -27,6 +28,7 @@ use rand::{Rng, SeedableRng};
 pub use search::Reductions;
 use search::{Searcher, Table, WIN, WIN_BOUND};
 use std::time::Instant;
+use vct::Vct;
 
 #[derive(Clone, Debug)]
 pub struct GomokuConfig {
@@ -36,7 +38,9 @@ pub struct GomokuConfig {
     /// VCF depth (attacker moves) at the root, and at the leaves when `quiet_fours` is 0.
     pub vcf_depth: u32,
     pub leaf_vcf: u32,
-    /// VCT depth (attacker moves) at the root, and its share of the time.
+    /// VCT depth (the attacker's threats, fours and threes alike; the lines end in a VCF) at
+    /// the root, where the search deepens a threat at a time within `vct_share` of the time,
+    /// and in the check of the chosen move against the opponent's threats.
     pub vct_depth: u32,
     pub vct_share: f64,
     /// Share of the time left after the root threat searches that alpha-beta may use; the
@@ -104,7 +108,7 @@ impl Default for GomokuConfig {
             width: 16,
             vcf_depth: 12,
             leaf_vcf: 4,
-            vct_depth: 3,
+            vct_depth: 8,
             vct_share: 0.25,
             ab_share: 0.85,
             deepen_ratio: 0.0,
@@ -212,7 +216,7 @@ impl GomokuEngine {
         }
         let saved = budget.limits().stop_at;
         budget.set_deadline(share_of_time_left(saved, self.config.vct_share));
-        let vct = vcf::find_vct(&mut board, self.config.vct_depth, 6, budget);
+        let vct = Vct::new(&mut board, budget, 6).find(self.config.vct_depth);
         budget.set_deadline(saved);
         if let Some(p) = vct {
             return Choice {
@@ -395,7 +399,9 @@ impl GomokuEngine {
             for &m in &candidates {
                 board.play(m);
                 let lost = !board.is_over()
-                    && vcf::find_vct(board, vct_depth, self.config.vcf_depth, budget).is_some();
+                    && Vct::new(board, budget, self.config.vcf_depth)
+                        .find(vct_depth)
+                        .is_some();
                 board.undo(m);
                 if budget.stopped() {
                     break;
