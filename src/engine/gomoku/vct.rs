@@ -141,7 +141,7 @@ impl<'a> Vct<'a> {
             })
             .collect();
         // Stable: the candidates' own order breaks ties.
-        v.sort_by(|a, b| b.0.cmp(&a.0));
+        v.sort_by_key(|e| std::cmp::Reverse(e.0));
         v.into_iter().map(|(_, p)| p).collect()
     }
 
