@@ -183,24 +183,37 @@ impl<'a> Vct<'a> {
         }
     }
 
+    /// When the side to move, with no five of its own, faces the other side's: whether the
+    /// attacker wins. Two fives cannot both be stopped; one is blocked, and the other side's
+    /// node follows. `None` when there is no five to stop.
+    fn forced_block(&mut self, depth: u32) -> Option<bool> {
+        let mover = self.board.side();
+        let other = mover.opponent();
+        let block = match self.board.fives(other).len() {
+            0 => return None,
+            1 => self.board.fives(other).first().unwrap(),
+            _ => return Some(other == self.attacker),
+        };
+        self.budget.tick();
+        self.board.play(block);
+        let won = !self.board.is_over()
+            && if mover == self.attacker {
+                self.defend(depth)
+            } else {
+                self.attack(depth)
+            };
+        self.board.undo(block);
+        Some(won)
+    }
+
     /// The attacker to move, with `depth` threats left: whether it wins.
     fn attack(&mut self, depth: u32) -> bool {
-        let me = self.attacker;
-        let them = me.opponent();
-        if !self.board.fives(me).is_empty() {
+        if !self.board.fives(self.attacker).is_empty() {
             return true;
         }
-        match self.board.fives(them).len() {
-            0 => {}
-            1 => {
-                // The defender's four: block it, and the defender moves again.
-                let block = self.board.fives(them).first().unwrap();
-                self.board.play(block);
-                let won = !self.board.is_over() && self.defend(depth);
-                self.board.undo(block);
-                return won;
-            }
-            _ => return false,
+        // The defender's four: block it, and the defender moves again.
+        if let Some(won) = self.forced_block(depth) {
+            return won;
         }
         if let Some(w) = self.known(depth) {
             return w;
@@ -229,22 +242,11 @@ impl<'a> Vct<'a> {
     /// The defender to move after the attacker's threat, the attacker having `depth` threats
     /// left: whether every answer loses.
     fn defend(&mut self, depth: u32) -> bool {
-        let me = self.attacker;
-        let them = me.opponent();
-        if !self.board.fives(them).is_empty() {
+        if !self.board.fives(self.attacker.opponent()).is_empty() {
             return false;
         }
-        match self.board.fives(me).len() {
-            0 => {}
-            1 => {
-                let block = self.board.fives(me).first().unwrap();
-                self.budget.tick();
-                self.board.play(block);
-                let won = !self.board.is_over() && self.attack(depth);
-                self.board.undo(block);
-                return won;
-            }
-            _ => return true,
+        if let Some(won) = self.forced_block(depth) {
+            return won;
         }
         // No open three to answer: the defender has a free move, and the threat was not one.
         let Some(replies) = self.board.defences() else {
