@@ -248,15 +248,17 @@ impl<'a> Vct<'a> {
         if let Some(won) = self.forced_block(depth) {
             return won;
         }
+        // Only positions that pass the checks below are ever remembered: a known one is
+        // answered before its answers are worked out.
+        if let Some(w) = self.known(depth) {
+            return w;
+        }
         // No open three to answer: the defender has a free move, and the threat was not one.
         let Some(replies) = self.board.defences() else {
             return false;
         };
         if replies.is_empty() || replies.len() > MAX_REPLIES {
             return false;
-        }
-        if let Some(w) = self.known(depth) {
-            return w;
         }
         // The defender's own VCF refutes the threat before any answer is tried.
         if find_vcf(self.board, self.vcf_depth, self.budget).is_some() {
