@@ -615,15 +615,12 @@ impl Searcher<'_> {
                 _ if moves.len() == 1 => 0,
                 Reductions::Off => 0,
                 Reductions::Fixed => Self::fixed_reduction(depth, i, sharp),
-                Reductions::Logarithmic => {
-                    let r = Self::log_reduction(depth, i, !off_pv, improving, sharp);
-                    // Never below one ply: the move is still looked at.
-                    r.min(next_depth - 1).max(0)
-                }
+                Reductions::Logarithmic => Self::log_reduction(depth, i, !off_pv, improving, sharp),
             };
             let fail_high_cut =
                 likely_fail_high && moves.len() > 1 && self.board.best_class(m, me) < Class::Four;
             let next_depth = next_depth + extension - fail_high_cut as i32;
+            // Never below one ply: the move is still looked at.
             let reduction = reduction.min(next_depth - 1).max(0);
             self.board.play(m);
             let v = if self.board.is_over() {
