@@ -28,7 +28,7 @@ use rand::{Rng, SeedableRng};
 pub use search::Reductions;
 use search::{Searcher, Table, WIN, WIN_BOUND};
 use std::time::Instant;
-use vct::Vct;
+use vct::{Vct, VctTable};
 
 #[derive(Clone, Debug)]
 pub struct GomokuConfig {
@@ -393,15 +393,16 @@ impl GomokuEngine {
             .chain(ranked.into_iter().filter(|&m| m != choice.mv))
             .take(SAFETY_CANDIDATES)
             .collect();
+        // Per candidate, what its checks so far showed. A check at a greater depth replays
+        // the shallower ones exactly, so a loss found stays found and a search that found
+        // nothing resumes from its table at the next depth.
+        let mut checked: Vec<Checked> = candidates.iter().map(|_| Checked::Not).collect();
         let mut safe = None;
         for vct_depth in 0..=self.config.vct_depth {
             let mut found = None;
-            for &m in &candidates {
+            for (&m, state) in candidates.iter().zip(&mut checked) {
                 board.play(m);
-                let lost = !board.is_over()
-                    && Vct::new(board, budget, self.config.vcf_depth)
-                        .find(vct_depth)
-                        .is_some();
+                let lost = !board.is_over() && self.vct_beyond(board, budget, vct_depth, state);
                 board.undo(m);
                 if budget.stopped() {
                     break;
@@ -424,6 +425,38 @@ impl GomokuEngine {
             _ => choice,
         }
     }
+
+    /// Whether the side to move has a VCT within `depth` threats, going on from what the
+    /// checks so far showed (`state`, which becomes what this one shows).
+    fn vct_beyond(
+        &self,
+        board: &mut Board,
+        budget: &mut Budget,
+        depth: u32,
+        state: &mut Checked,
+    ) -> bool {
+        let (done, table) = match std::mem::replace(state, Checked::Lost) {
+            Checked::Lost => return true,
+            Checked::Not => (None, VctTable::default()),
+            Checked::SafeTo(done, table) => (Some(done), table),
+        };
+        let mut search = Vct::resume(board, budget, self.config.vcf_depth, table);
+        let lost = search.find_beyond(done, depth).is_some();
+        *state = if lost {
+            Checked::Lost
+        } else {
+            Checked::SafeTo(depth, search.into_table())
+        };
+        lost
+    }
+}
+
+/// What the checks of a candidate against the opponent's threats showed so far.
+enum Checked {
+    Not,
+    /// No VCT within this many threats; the table of that search.
+    SafeTo(u32, VctTable),
+    Lost,
 }
 
 impl Engine<Gomoku> for GomokuEngine {

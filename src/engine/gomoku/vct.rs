@@ -35,7 +35,7 @@ const MAX_REPLIES: usize = 24;
 
 /// Zobrist keys are already random: the table uses them as they are.
 #[derive(Default)]
-struct KeyHasher(u64);
+pub struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -49,10 +49,13 @@ impl Hasher for KeyHasher {
     }
 }
 
+/// The positions a search proved and refuted, by key.
+pub type VctTable = HashMap<u64, Known, BuildHasherDefault<KeyHasher>>;
+
 /// What is known of a position: the smallest depth at which the attacker was shown to win
 /// (`u8::MAX`: none), and the largest at which it was shown not to (`None`: none).
 #[derive(Clone, Copy)]
-struct Known {
+pub struct Known {
     won_at: u8,
     lost_at: Option<u8>,
 }
@@ -65,7 +68,7 @@ pub struct Vct<'a> {
     vcf_depth: u32,
     /// Whether the attacker's threes after its first are looked for near its last move only.
     pub local: bool,
-    table: HashMap<u64, Known, BuildHasherDefault<KeyHasher>>,
+    table: VctTable,
     /// The attacker's last threat on the current line, for the neighbourhood.
     last: Vec<Point>,
 }
@@ -73,6 +76,16 @@ pub struct Vct<'a> {
 impl<'a> Vct<'a> {
     /// A search for the side to move, ending its lines with VCFs of `vcf_depth` fours.
     pub fn new(board: &'a mut Board, budget: &'a mut Budget, vcf_depth: u32) -> Vct<'a> {
+        Vct::resume(board, budget, vcf_depth, VctTable::default())
+    }
+
+    /// `new`, with the table an earlier search of the same position left (`into_table`).
+    pub fn resume(
+        board: &'a mut Board,
+        budget: &'a mut Budget,
+        vcf_depth: u32,
+        table: VctTable,
+    ) -> Vct<'a> {
         let attacker = board.side();
         Vct {
             board,
@@ -80,24 +93,37 @@ impl<'a> Vct<'a> {
             attacker,
             vcf_depth,
             local: true,
-            table: HashMap::default(),
+            table,
             last: Vec::new(),
         }
+    }
+
+    pub fn into_table(self) -> VctTable {
+        self.table
     }
 
     /// The first move of a VCT within `max_depth` threats, deepened one threat at a time
     /// while the budget lasts.
     pub fn find(&mut self, max_depth: u32) -> Option<Point> {
+        self.find_beyond(None, max_depth)
+    }
+
+    /// `find`, for a search resumed on the table of one that ran to `done` threats and found
+    /// nothing (`None`: no earlier search). The iterations it ran went the same way again, so
+    /// only the deeper ones are run: the answer is the one `find` gives afresh.
+    pub fn find_beyond(&mut self, done: Option<u32>, max_depth: u32) -> Option<Point> {
         if self.board.side() != self.attacker {
             return None;
         }
-        if let Some(p) = self.board.fives(self.attacker).first() {
-            return Some(p);
+        if done.is_none() {
+            if let Some(p) = self.board.fives(self.attacker).first() {
+                return Some(p);
+            }
+            if let Some(p) = find_vcf(self.board, self.vcf_depth, self.budget) {
+                return Some(p);
+            }
         }
-        if let Some(p) = find_vcf(self.board, self.vcf_depth, self.budget) {
-            return Some(p);
-        }
-        for depth in 1..=max_depth {
+        for depth in done.map_or(1, |d| d + 1)..=max_depth {
             if let Some(p) = self.root(depth) {
                 return Some(p);
             }
@@ -385,6 +411,94 @@ mod tests {
         ]);
         assert_eq!(vct(&g, true), None);
         assert_eq!(vct(&g, false), None);
+    }
+
+    /// A search resumed on the table of a shallower one that found nothing answers as a fresh
+    /// search to the greater depth does: the same move at each depth. Positions along two
+    /// arena games, each side attacking in turn.
+    #[test]
+    fn a_resumed_search_answers_as_a_fresh_one() {
+        let games: [&[(usize, usize)]; 2] = [
+            &[
+                (7, 7),
+                (5, 6),
+                (10, 4),
+                (5, 5),
+                (7, 6),
+                (6, 7),
+                (7, 8),
+                (7, 5),
+                (6, 5),
+                (5, 4),
+                (5, 7),
+                (8, 6),
+                (6, 4),
+                (7, 10),
+                (10, 5),
+                (8, 7),
+                (10, 3),
+                (10, 2),
+                (9, 4),
+                (8, 5),
+                (8, 4),
+                (7, 4),
+                (6, 3),
+                (6, 2),
+                (11, 4),
+                (12, 4),
+            ],
+            &[
+                (7, 7),
+                (5, 7),
+                (10, 4),
+                (5, 5),
+                (9, 7),
+                (5, 6),
+                (5, 8),
+                (8, 7),
+                (8, 8),
+                (7, 9),
+                (6, 8),
+                (7, 8),
+                (9, 5),
+                (8, 6),
+                (9, 6),
+                (9, 8),
+                (9, 4),
+                (9, 3),
+                (8, 4),
+                (11, 4),
+                (7, 3),
+                (5, 4),
+                (5, 3),
+                (7, 6),
+                (6, 5),
+                (6, 2),
+            ],
+        ];
+        let mut found = 0;
+        for moves in games {
+            for plies in 14..=moves.len() {
+                let g = position(&moves[..plies]);
+                let mut board = Board::new(&g);
+                let mut table = VctTable::default();
+                for depth in 1..=6 {
+                    let mut budget = Budget::new(Limits::iterations(u64::MAX));
+                    let fresh = Vct::new(&mut board, &mut budget, 6).find(depth);
+                    let done = Some(depth - 1).filter(|&d| d > 0);
+                    let mut search = Vct::resume(&mut board, &mut budget, 6, table);
+                    let resumed = search.find_beyond(done, depth);
+                    table = search.into_table();
+                    assert_eq!(resumed, fresh, "{plies} plies, depth {depth}");
+                    if fresh.is_some() {
+                        found += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        // The positions hold wins to find, not only refutations.
+        assert!(found >= 2, "{found}");
     }
 
     /// The neighbourhood limit only narrows the attacker: what the limited search finds, the
