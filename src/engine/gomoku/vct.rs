@@ -316,6 +316,68 @@ mod tests {
     use crate::game::gomoku::{Gomoku, GomokuRules};
     use crate::search::clock::Limits;
 
+    /// An arena game against Rapfi to Black's move, Black holding a long VCT
+    /// (`a_long_vct_through_counter_fours_is_found`).
+    const LONG_WIN: &[(usize, usize)] = &[
+        (7, 7),
+        (5, 6),
+        (10, 4),
+        (5, 5),
+        (7, 6),
+        (6, 7),
+        (7, 8),
+        (7, 5),
+        (6, 5),
+        (5, 4),
+        (5, 7),
+        (8, 6),
+        (6, 4),
+        (7, 10),
+        (10, 5),
+        (8, 7),
+        (10, 3),
+        (10, 2),
+        (9, 4),
+        (8, 5),
+        (8, 4),
+        (7, 4),
+        (6, 3),
+        (6, 2),
+        (11, 4),
+        (12, 4),
+    ];
+
+    /// An arena game to Black's move, Black holding a VCT that the neighbourhood-limited
+    /// search finds too (`the_neighbourhood_limit_finds_a_subset`).
+    const NEAR_WIN: &[(usize, usize)] = &[
+        (7, 7),
+        (5, 7),
+        (10, 4),
+        (5, 5),
+        (9, 7),
+        (5, 6),
+        (5, 8),
+        (8, 7),
+        (8, 8),
+        (7, 9),
+        (6, 8),
+        (7, 8),
+        (9, 5),
+        (8, 6),
+        (9, 6),
+        (9, 8),
+        (9, 4),
+        (9, 3),
+        (8, 4),
+        (11, 4),
+        (7, 3),
+        (5, 4),
+        (5, 3),
+        (7, 6),
+        (6, 5),
+        (6, 2),
+    ];
+
     /// A 15x15 freestyle position from its moves, Black first.
     fn position(moves: &[(usize, usize)]) -> Gomoku {
         let mut g = Gomoku::new(GomokuRules::default());
@@ -352,34 +414,7 @@ mod tests {
     /// threats deep, and a line given up at the defender's first four) missed it.
     #[test]
     fn a_long_vct_through_counter_fours_is_found() {
-        let g = position(&[
-            (7, 7),
-            (5, 6),
-            (10, 4),
-            (5, 5),
-            (7, 6),
-            (6, 7),
-            (7, 8),
-            (7, 5),
-            (6, 5),
-            (5, 4),
-            (5, 7),
-            (8, 6),
-            (6, 4),
-            (7, 10),
-            (10, 5),
-            (8, 7),
-            (10, 3),
-            (10, 2),
-            (9, 4),
-            (8, 5),
-            (8, 4),
-            (7, 4),
-            (6, 3),
-            (6, 2),
-            (11, 4),
-            (12, 4),
-        ]);
+        let g = position(LONG_WIN);
         let mut board = Board::new(&g);
         assert!(find_vcf(
             &mut board,
@@ -418,64 +453,7 @@ mod tests {
     /// arena games, each side attacking in turn.
     #[test]
     fn a_resumed_search_answers_as_a_fresh_one() {
-        let games: [&[(usize, usize)]; 2] = [
-            &[
-                (7, 7),
-                (5, 6),
-                (10, 4),
-                (5, 5),
-                (7, 6),
-                (6, 7),
-                (7, 8),
-                (7, 5),
-                (6, 5),
-                (5, 4),
-                (5, 7),
-                (8, 6),
-                (6, 4),
-                (7, 10),
-                (10, 5),
-                (8, 7),
-                (10, 3),
-                (10, 2),
-                (9, 4),
-                (8, 5),
-                (8, 4),
-                (7, 4),
-                (6, 3),
-                (6, 2),
-                (11, 4),
-                (12, 4),
-            ],
-            &[
-                (7, 7),
-                (5, 7),
-                (10, 4),
-                (5, 5),
-                (9, 7),
-                (5, 6),
-                (5, 8),
-                (8, 7),
-                (8, 8),
-                (7, 9),
-                (6, 8),
-                (7, 8),
-                (9, 5),
-                (8, 6),
-                (9, 6),
-                (9, 8),
-                (9, 4),
-                (9, 3),
-                (8, 4),
-                (11, 4),
-                (7, 3),
-                (5, 4),
-                (5, 3),
-                (7, 6),
-                (6, 5),
-                (6, 2),
-            ],
-        ];
+        let games = [LONG_WIN, NEAR_WIN];
         let mut found = 0;
         for moves in games {
             for plies in 14..=moves.len() {
@@ -505,34 +483,7 @@ mod tests {
     /// full one finds too, and both wins hold against every answer.
     #[test]
     fn the_neighbourhood_limit_finds_a_subset() {
-        let g = position(&[
-            (7, 7),
-            (5, 7),
-            (10, 4),
-            (5, 5),
-            (9, 7),
-            (5, 6),
-            (5, 8),
-            (8, 7),
-            (8, 8),
-            (7, 9),
-            (6, 8),
-            (7, 8),
-            (9, 5),
-            (8, 6),
-            (9, 6),
-            (9, 8),
-            (9, 4),
-            (9, 3),
-            (8, 4),
-            (11, 4),
-            (7, 3),
-            (5, 4),
-            (5, 3),
-            (7, 6),
-            (6, 5),
-            (6, 2),
-        ]);
+        let g = position(NEAR_WIN);
         let local = vct(&g, true).expect("a VCT");
         let full = vct(&g, false).expect("a VCT without the limit");
         assert!(every_answer_loses(&g, local));
