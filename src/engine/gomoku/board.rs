@@ -856,15 +856,16 @@ mod tests {
     #[test]
     fn moves_a_board_came_with_are_taken_back_too() {
         let mut g = Gomoku::new(GomokuRules::default());
+        // The first eight moves of an arena game against Rapfi.
         let moves = [
             (7, 7),
-            (8, 8),
-            (8, 6),
-            (6, 8),
-            (7, 8),
-            (7, 6),
-            (9, 7),
-            (6, 7),
+            (6, 6),
+            (10, 10),
+            (6, 5),
+            (6, 4),
+            (7, 5),
+            (5, 7),
+            (5, 4),
         ];
         for (x, y) in moves {
             g.play(g.point(x, y));
@@ -884,7 +885,7 @@ mod tests {
             b.undo(p);
             assert_matches_a_fresh_board(&b, &format!("move {i} of the position taken back"));
             // A move of its own between two of those.
-            let q = b.pos.point(10, 10);
+            let q = b.pos.point(8, 8);
             b.play(q);
             assert_matches_a_fresh_board(&b, &format!("own move after {i}"));
             b.undo(q);
