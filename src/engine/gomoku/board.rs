@@ -26,7 +26,7 @@ const DIRS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 const CLASS_VALUE: [i32; pattern::CLASSES] = [0, 1, 4, 12, 14, 60, 70, 900, 10_000];
 
 /// A point's value for a colour from which one stone there makes two threats at once (two
-/// fours, a four and an open three, or two open threes): `combine`'s bonus for those lifts a
+/// fours, a four and an open three, or two open threes): `point_values`' bonus for those lifts a
 /// point above what four single shapes without an open four can add up to (4 x 70).
 const DOUBLE_THREAT: i32 = 300;
 
@@ -184,27 +184,17 @@ fn code(c: Color) -> u8 {
     }
 }
 
-/// The value of a point for one colour from its four classes, with the combinations that win
-/// by force: two fours, a four and an open three, two open threes.
-fn combine(classes: &[Class; 4]) -> i32 {
-    point_entry(classes).values[0]
-}
-
 /// What a point's four classes for one colour come to, worked out once per set of classes
 /// (`point_table`): a move refreshes up to 33 points for both colours, and this is all each
 /// refresh needs.
 #[derive(Clone, Copy, Default)]
 struct PointEntry {
-    /// The ranking value (`combine`) and the fitted worths for the mover and the waiter.
+    /// The ranking value (the classes' values, with a bonus for the combinations that win by
+    /// force: two fours, a four and an open three, two open threes) and the fitted worths for
+    /// the mover and the waiter.
     values: [i32; 3],
     best: Class,
     combo: Combo,
-}
-
-/// The entry of a set of four classes, in any order.
-#[inline]
-fn point_entry(classes: &[Class; 4]) -> PointEntry {
-    point_table()[point_index(classes)]
 }
 
 /// Where the entry of a set of four classes sits in `point_table`.
@@ -380,6 +370,12 @@ impl Board {
         cl[1][dir] = new[1];
     }
 
+    /// What a set of four classes (for one colour, in line order) comes to.
+    #[inline]
+    fn entry(&self, classes: &[Class; 4]) -> PointEntry {
+        self.entries[point_index(classes)]
+    }
+
     /// Recomputes the values and five/four membership of `p` from its classes.
     fn revalue(&mut self, p: Point) {
         self.revalue_colour(p, 0);
@@ -396,7 +392,7 @@ impl Board {
             best,
             combo,
         } = if empty {
-            self.entries[point_index(&self.class[i][c])]
+            self.entry(&self.class[i][c])
         } else {
             PointEntry::default()
         };
@@ -450,7 +446,7 @@ impl Board {
             let before = self.save_point(p);
             self.saved.push(before);
         }
-        if c == pattern::EMPTY {
+        if how == Touch::Refresh {
             // Emptied without its move's saved state (a stone the board came with): its
             // classes are from when the board was made, and the stones after it may be gone.
             for dir in 0..4 {
@@ -575,7 +571,7 @@ impl Board {
 
     /// What a stone of `c` on `p` makes over its four lines together.
     pub fn combo(&self, p: Point, c: Color) -> Combo {
-        point_entry(&self.class[p as usize][c.index()]).combo
+        self.entry(&self.class[p as usize][c.index()]).combo
     }
 
     /// Whether `c`, to move and facing no five, wins by force with one stone: a point where it
@@ -747,7 +743,7 @@ impl Board {
         let key = (self.key[t as usize][dir] & !(3 << sl)) | ((code(self.side()) as u16) << sl);
         let mut classes = self.class[t as usize][them];
         classes[dir] = self.table.get(key, them);
-        combine(&classes) < DOUBLE_THREAT
+        self.entry(&classes).values[0] < DOUBLE_THREAT
     }
 
     /// When the opponent has points where one stone makes two threats at once (and, asked
