@@ -2,7 +2,7 @@
 //! Gomoku): one `Budget` per decision, ticked once a node, stopped by the node cap, the clock,
 //! or an interrupt.
 
-use super::clock::Limits;
+use super::clock::{share_of_time_left, Limits};
 use std::time::Instant;
 
 /// Nodes between two looks at the clock: reading it costs more than a node of the threat
@@ -57,6 +57,28 @@ impl Budget {
         self.limits
     }
 
+    /// Gives one phase of a decision `share` of what is left, of the time to the stop and of
+    /// the node cap alike, and returns the limits to put back with `end_phase`. A search capped
+    /// in nodes (the arena's fixed-work matches) then divides its work among the phases as a
+    /// timed one divides its time: with the deadline alone, its first phase could spend the
+    /// whole cap and leave nothing to the phases after.
+    pub fn enter_phase(&mut self, share: f64) -> Limits {
+        let saved = self.limits;
+        self.limits.stop_at = share_of_time_left(saved.stop_at, share);
+        self.limits.max_iterations = saved
+            .max_iterations
+            .map(|cap| self.nodes + (cap.saturating_sub(self.nodes) as f64 * share) as u64);
+        self.stopped = false;
+        saved
+    }
+
+    /// Puts back the limits `enter_phase` replaced; a stop caused by the phase's own limits is
+    /// lifted.
+    pub fn end_phase(&mut self, saved: Limits) {
+        self.limits = saved;
+        self.stopped = false;
+    }
+
     /// Stops at `until` from now on (a share of the turn for one phase of the search), keeping
     /// the count; a stop caused by the old deadline is lifted.
     pub fn set_deadline(&mut self, until: Option<std::time::Instant>) {
@@ -102,5 +124,34 @@ mod tests {
         assert!(!capped.stopped());
         capped.tick();
         assert!(capped.stopped());
+    }
+
+    #[test]
+    fn a_phase_gets_its_share_of_the_nodes_left_and_the_cap_comes_back() {
+        let mut budget = Budget::nodes(1000);
+        for _ in 0..200 {
+            budget.tick();
+        }
+        // A quarter of the 800 left: the phase stops at 400 nodes.
+        let saved = budget.enter_phase(0.25);
+        let mut ticks = 0;
+        while !budget.stopped() {
+            budget.tick();
+            ticks += 1;
+        }
+        assert_eq!(ticks, 200);
+        budget.end_phase(saved);
+        assert!(!budget.stopped());
+        while !budget.stopped() {
+            budget.tick();
+        }
+        assert_eq!(budget.nodes, 1000);
+        // Without a cap a phase has none either, and the deadline is shared as before.
+        let mut timed = Budget::new(Limits::until(Instant::now() + Duration::from_secs(60)));
+        let saved = timed.enter_phase(0.5);
+        assert_eq!(timed.limits().max_iterations, None);
+        let stop = timed.limits().stop_at.unwrap();
+        assert!(stop < saved.stop_at.unwrap());
+        assert!(stop > Instant::now() + Duration::from_secs(20));
     }
 }

@@ -20,7 +20,7 @@ use super::{Decision, Engine};
 use crate::game::gomoku::{Gomoku, Point};
 use crate::game::Game;
 use crate::search::budget::Budget;
-use crate::search::clock::{share_of_time_left, Limits};
+use crate::search::clock::Limits;
 use crate::search::score::win_rate;
 use board::Board;
 use rand::rngs::SmallRng;
@@ -214,19 +214,18 @@ impl GomokuEngine {
                 value: Some(WIN),
             };
         }
-        let saved = budget.limits().stop_at;
-        budget.set_deadline(share_of_time_left(saved, self.config.vct_share));
+        let saved = budget.enter_phase(self.config.vct_share);
         let vct = Vct::new(&mut board, budget, 6).find(self.config.vct_depth);
-        budget.set_deadline(saved);
+        budget.end_phase(saved);
         if let Some(p) = vct {
             return Choice {
                 mv: p,
                 value: Some(WIN),
             };
         }
-        budget.set_deadline(share_of_time_left(saved, self.config.ab_share));
+        let saved = budget.enter_phase(self.config.ab_share);
         let (choice, ranked) = self.alpha_beta(&mut board, budget);
-        budget.set_deadline(saved);
+        budget.end_phase(saved);
         self.avoid_forced_loss(&mut board, choice, ranked, budget)
     }
 
