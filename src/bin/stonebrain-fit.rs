@@ -14,6 +14,10 @@
 //! `MESSAGE` lines report (Rapfi's form: a number in its units, `+M7`/`-M7` for proven results)
 //! and its move. `fit` turns the evaluations into win rates and prints the fitted weights, as
 //! the arrays of `src/engine/gomoku/board.rs`, with the log loss against the weights in use.
+//!
+//! A fourth step, `choose`, is for comparing engine settings rather than fitting: the move a
+//! built-in engine spec picks in each position. Labelling the positions after two specs'
+//! choices says, position by position, which choices the stronger engine judges worse.
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -23,7 +27,10 @@ use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::time::Duration;
 use stonebrain::arena::duel::parse_openings;
+use stonebrain::arena::player::{Builtin, Player, Turn};
+use stonebrain::arena::referee::TimeControl;
 use stonebrain::engine::gomoku::fit::{fit, quiet_features, Sample};
 use stonebrain::game::gomoku::{Gomoku, GomokuRules};
 use stonebrain::game::Game;
@@ -70,6 +77,20 @@ enum Step {
         input: PathBuf,
         output: PathBuf,
     },
+    /// The move a built-in engine (an arena `builtin=` spec, e.g. `full:300000n,width=12`)
+    /// chooses in each position, as JSON lines `{"moves": ..., "choice": [x, y]}`: with a node
+    /// budget the choices are the same on every run, so two specs can be compared position by
+    /// position (a stronger engine's `label` of the positions after each choice says which
+    /// choices cost more).
+    Choose {
+        #[arg(long)]
+        spec: String,
+        /// Positions searched side by side.
+        #[arg(long, default_value_t = 1)]
+        workers: usize,
+        input: PathBuf,
+        output: PathBuf,
+    },
     /// The fitted weights.
     Fit {
         /// Win rate given to a proven loss (and one minus it to a proven win).
@@ -101,6 +122,12 @@ fn main() -> Result<()> {
             input,
             output,
         } => label(&engine, ms, workers.max(1), &input, &output),
+        Step::Choose {
+            spec,
+            workers,
+            input,
+            output,
+        } => choose(&spec, workers.max(1), &input, &output),
         Step::Fit {
             proven,
             scale,
@@ -108,6 +135,78 @@ fn main() -> Result<()> {
             labels,
         } => fit_labels(&labels, proven, scale, ridge),
     }
+}
+
+fn choose(spec: &str, workers: usize, input: &PathBuf, output: &PathBuf) -> Result<()> {
+    let text = std::fs::read_to_string(input).with_context(|| format!("{input:?}"))?;
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    // Check the spec once before starting the workers.
+    Builtin::<Gomoku>::from_spec("probe", spec, 0).map_err(|e| anyhow!(e))?;
+    let results: Vec<Result<Vec<(usize, String)>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let mine: Vec<(usize, &str)> = lines
+                    .iter()
+                    .copied()
+                    .enumerate()
+                    .skip(w)
+                    .step_by(workers)
+                    .collect();
+                s.spawn(move || choose_some(spec, &mine))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow!("a worker panicked")))
+            })
+            .collect()
+    });
+    let mut chosen = Vec::new();
+    for r in results {
+        chosen.extend(r?);
+    }
+    chosen.sort_unstable();
+    let mut out = std::fs::File::create(output).with_context(|| format!("{output:?}"))?;
+    for (_, line) in chosen {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// Each position searched by a fresh engine (no table carried over from the position before).
+fn choose_some(spec: &str, lines: &[(usize, &str)]) -> Result<Vec<(usize, String)>> {
+    let start = new_position();
+    let mut chosen = Vec::new();
+    for &(i, line) in lines {
+        let g = parse_moves(line)?;
+        if g.outcome().is_some() {
+            bail!("position {}: the game is over", i + 1);
+        }
+        let mut player = Builtin::<Gomoku>::from_spec("probe", spec, 0).map_err(|e| anyhow!(e))?;
+        player
+            .new_game(g.side_to_move(), &start)
+            .map_err(|e| anyhow!("{e:?}"))?;
+        let turns: Vec<Vec<_>> = g.moves().iter().map(|&p| vec![p]).collect();
+        let turn = Turn {
+            start: &start,
+            pos: &g,
+            turns: &turns,
+            budget: Duration::from_secs(3600),
+            clock: TimeControl::default(),
+            used: Duration::ZERO,
+        };
+        let (answer, _) = player.play(turn);
+        let stones = answer.map_err(|e| anyhow!("position {}: {e:?}", i + 1))?;
+        let &[p] = stones.as_slice() else {
+            bail!("position {}: {} stones chosen", i + 1, stones.len());
+        };
+        let (x, y) = g.coords(p);
+        let record = serde_json::json!({"moves": line.trim(), "choice": [x, y]});
+        chosen.push((i, record.to_string()));
+    }
+    Ok(chosen)
 }
 
 fn new_position() -> Gomoku {
@@ -339,4 +438,40 @@ fn fit_labels(labels: &PathBuf, proven: f64, scale: f64, ridge: f64) -> Result<(
         seen.join(", ")
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_are_legal_the_same_on_every_run_and_take_a_five() {
+        // Black to move with four in a row open at both ends, and a quiet middle game.
+        let lines = [
+            (0, "7,7 0,0 8,7 0,2 9,7 0,4 10,7 0,6"),
+            (1, "7,7 8,8 6,8 8,6 8,7 6,6 9,7"),
+        ];
+        let first = choose_some("full:20000n", &lines).unwrap();
+        assert_eq!(first, choose_some("full:20000n", &lines).unwrap());
+        let choice = |i: usize| -> (usize, usize) {
+            assert_eq!(first[i].0, lines[i].0);
+            let record: serde_json::Value = serde_json::from_str(&first[i].1).unwrap();
+            assert_eq!(record["moves"], lines[i].1);
+            let c = &record["choice"];
+            (
+                c[0].as_u64().unwrap() as usize,
+                c[1].as_u64().unwrap() as usize,
+            )
+        };
+        let five = choice(0);
+        assert!(five == (6, 7) || five == (11, 7), "{five:?}");
+        let (x, y) = choice(1);
+        let g = parse_moves(lines[1].1).unwrap();
+        let p = g.try_point(x, y).unwrap();
+        assert!(g.check_move(p).is_ok(), "{:?} is taken", (x, y));
+        // A finished game is refused with its position's number.
+        let over = [(4, "7,7 0,0 8,7 0,2 9,7 0,4 10,7 0,6 11,7")];
+        let err = choose_some("full:1000n", &over).unwrap_err().to_string();
+        assert!(err.contains("position 5"), "{err}");
+    }
 }
