@@ -142,6 +142,21 @@ fn choose(spec: &str, workers: usize, input: &PathBuf, output: &PathBuf) -> Resu
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     // Check the spec once before starting the workers.
     Builtin::<Gomoku>::from_spec("probe", spec, 0).map_err(|e| anyhow!(e))?;
+    let chosen = dealt_out(&lines, workers, |mine| choose_some(spec, mine))?;
+    let mut out = std::fs::File::create(output).with_context(|| format!("{output:?}"))?;
+    for (_, line) in chosen {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// Deals `lines` out to `workers` threads in turn, each running `work` on its share (the
+/// lines with their numbers), and gathers the results in the lines' order.
+fn dealt_out<F>(lines: &[&str], workers: usize, work: F) -> Result<Vec<(usize, String)>>
+where
+    F: Fn(&[(usize, &str)]) -> Result<Vec<(usize, String)>> + Sync,
+{
+    let work = &work;
     let results: Vec<Result<Vec<(usize, String)>>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
@@ -152,7 +167,7 @@ fn choose(spec: &str, workers: usize, input: &PathBuf, output: &PathBuf) -> Resu
                     .skip(w)
                     .step_by(workers)
                     .collect();
-                s.spawn(move || choose_some(spec, &mine))
+                s.spawn(move || work(&mine))
             })
             .collect();
         handles
@@ -163,16 +178,12 @@ fn choose(spec: &str, workers: usize, input: &PathBuf, output: &PathBuf) -> Resu
             })
             .collect()
     });
-    let mut chosen = Vec::new();
+    let mut all = Vec::new();
     for r in results {
-        chosen.extend(r?);
+        all.extend(r?);
     }
-    chosen.sort_unstable();
-    let mut out = std::fs::File::create(output).with_context(|| format!("{output:?}"))?;
-    for (_, line) in chosen {
-        writeln!(out, "{line}")?;
-    }
-    Ok(())
+    all.sort_unstable();
+    Ok(all)
 }
 
 /// Each position searched by a fresh engine (no table carried over from the position before).
@@ -294,32 +305,9 @@ fn positions(
 }
 
 fn label(engine: &str, ms: u64, workers: usize, input: &PathBuf, output: &PathBuf) -> Result<()> {
-    let lines: Vec<String> = std::fs::read_to_string(input)?
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(String::from)
-        .collect();
-    let results: Vec<Result<Vec<(usize, String)>>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers)
-            .map(|w| {
-                let mine: Vec<(usize, &String)> =
-                    lines.iter().enumerate().skip(w).step_by(workers).collect();
-                s.spawn(move || label_some(engine, ms, &mine))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(anyhow!("a worker panicked")))
-            })
-            .collect()
-    });
-    let mut all = Vec::new();
-    for r in results {
-        all.extend(r?);
-    }
-    all.sort_unstable();
+    let text = std::fs::read_to_string(input)?;
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let all = dealt_out(&lines, workers, |mine| label_some(engine, ms, mine))?;
     let mut text: String = all.into_iter().map(|(_, l)| l + "\n").collect();
     if text.is_empty() {
         text.push('\n');
@@ -329,11 +317,7 @@ fn label(engine: &str, ms: u64, workers: usize, input: &PathBuf, output: &PathBu
 }
 
 /// One engine process judging `positions`: `moves TAB eval TAB move` for each.
-fn label_some(
-    engine: &str,
-    ms: u64,
-    positions: &[(usize, &String)],
-) -> Result<Vec<(usize, String)>> {
+fn label_some(engine: &str, ms: u64, positions: &[(usize, &str)]) -> Result<Vec<(usize, String)>> {
     let mut parts = engine.split_whitespace();
     let program = parts.next().ok_or_else(|| anyhow!("an empty --engine"))?;
     let mut child = Command::new(program)
