@@ -23,8 +23,9 @@ pub enum EngineKind {
     /// this process.
     Builtin(String),
     /// An external program, the platform protocol to speak to it in, and the lines to send it
-    /// once it has started (`init=`, SAU only: `depth 4` for an engine that reads its settings
-    /// from its input).
+    /// (`init=`: for SAU and GTP engines once it has started, `depth 4` for an engine that reads
+    /// its settings from its input; for Gomocup brains with the limits before its first move,
+    /// `INFO max_node 20000`).
     External {
         command: String,
         protocol: String,
@@ -85,10 +86,14 @@ impl EngineSpec {
                     .map(|l| l.trim().to_string())
                     .filter(|l| !l.is_empty())
                     .collect();
-                if !init.is_empty() && !is_sau(&protocol) && protocol != "gtp" {
+                if !init.is_empty()
+                    && !is_sau(&protocol)
+                    && protocol != "gtp"
+                    && protocol != "gomocup"
+                {
                     return Err(format!(
-                        "init= lines are for SAU engines (proto=sau or {SAU_TOLERANT}) and GTP \
-                         engines (proto=gtp), not {protocol}"
+                        "init= lines are for SAU engines (proto=sau or {SAU_TOLERANT}), GTP \
+                         engines (proto=gtp) and Gomocup brains (proto=gomocup), not {protocol}"
                     ));
                 }
                 EngineKind::External {
@@ -366,7 +371,7 @@ mod tests {
     }
 
     #[test]
-    fn init_lines_go_to_sau_engines_only() {
+    fn init_lines_go_to_sau_gtp_and_gomocup_engines_only() {
         let spec = parse(&[
             "name=c",
             "cmd=./cloudict",
@@ -383,8 +388,17 @@ mod tests {
             }
         );
         assert!(!spec.takes_openings());
-        let err = parse(&["cmd=./bot", "proto=gomocup", "init=depth 4"]).unwrap_err();
+        let err = parse(&["cmd=./bot", "proto=botzone", "init=depth 4"]).unwrap_err();
         assert!(err.contains("init= lines are for SAU engines"), "{err}");
+        let spec = parse(&["cmd=./brain", "proto=gomocup", "init=INFO max_node 20000"]).unwrap();
+        assert_eq!(
+            spec.kind,
+            EngineKind::External {
+                command: "./brain".into(),
+                protocol: "gomocup".into(),
+                init: vec!["INFO max_node 20000".into()],
+            }
+        );
         assert!(parse(&["cmd=./bot", "proto=gtp", "init=komi 0;time_settings 0 1 1"]).is_ok());
         let err = parse(&["builtin=random", "init=depth 4"]).unwrap_err();
         assert!(err.contains("external programs"), "{err}");

@@ -7,7 +7,8 @@
 //! - `START N` as the game is set up, to be answered `OK` within `START_GRACE`; an `ERROR`, any
 //!   other answer, or silence loses the game before it starts (`start-failed`);
 //! - before the brain's first move `INFO timeout_turn`, `INFO timeout_match` and `INFO rule`,
-//!   and before every move `INFO time_left`;
+//!   then the `init=` lines if any (`INFO max_node 20000`, say: after the limits, so that they
+//!   can also override them), and before every move `INFO time_left`;
 //! - its first move is asked with `BEGIN` on an empty board, `TURN x,y` when the opponent has
 //!   played one stone, or `BOARD`, one line `x,y,1` (own) or `x,y,2` (opponent's) a stone in the
 //!   order they were played, and `DONE`, from an opening; every later move with `TURN x,y`;
@@ -46,6 +47,8 @@ pub struct GomocupPlayer {
     /// move of the game has been asked.
     known: usize,
     start_grace: Duration,
+    /// Lines sent after the limits before the brain's first move of every game (`init=`).
+    init: Vec<String>,
     /// Where the peak memory of its processes goes (`Player::measure_memory`).
     memory: Option<Arc<PeakMemory>>,
 }
@@ -102,9 +105,9 @@ fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// What the manager writes before the brain's move: the `INFO` lines (the limits only before
-/// its first move of the game) and the command that asks for the move.
-pub fn move_request(turn: &Turn<'_, Gomoku>, color: Color, first: bool) -> String {
+/// What the manager writes before the brain's move: the `INFO` lines (the limits and the `init`
+/// lines only before its first move of the game) and the command that asks for the move.
+pub fn move_request(turn: &Turn<'_, Gomoku>, color: Color, first: bool, init: &[String]) -> String {
     let mut out = String::new();
     let clock = turn.clock;
     if first {
@@ -121,6 +124,10 @@ pub fn move_request(turn: &Turn<'_, Gomoku>, color: Color, first: bool) -> Strin
             "INFO rule {}\r\n",
             u8::from(turn.start.rules().exact_five)
         ));
+        for line in init {
+            out.push_str(line);
+            out.push_str("\r\n");
+        }
     }
     let left = clock
         .per_game
@@ -170,8 +177,15 @@ impl GomocupPlayer {
             color: Color::Black,
             known: 0,
             start_grace: START_GRACE,
+            init: Vec::new(),
             memory: None,
         }
+    }
+
+    /// Lines to send after the limits before the brain's first move of every game.
+    pub fn with_init(mut self, lines: &[String]) -> GomocupPlayer {
+        self.init = lines.to_vec();
+        self
     }
 
     /// Another grace period for the `OK` to `START` (tests use a short one).
@@ -194,7 +208,7 @@ impl GomocupPlayer {
     }
 
     fn exchange(&mut self, turn: &Turn<'_, Gomoku>, start: Instant) -> Result<Point, EndReason> {
-        let request = move_request(turn, self.color, self.known == 0);
+        let request = move_request(turn, self.color, self.known == 0, &self.init);
         let process = self.process.as_mut().ok_or(EndReason::ClosedPipe)?;
         process.send(&request)?;
         read_move(process, turn.pos, start + turn.budget)
@@ -362,6 +376,18 @@ mod tests {
         clock: TimeControl,
         exact_five: bool,
     ) -> String {
+        request_with(turns, color, first, clock, exact_five, &[])
+    }
+
+    /// `request`, with `init=` lines.
+    fn request_with(
+        turns: &[Vec<(usize, usize)>],
+        color: Color,
+        first: bool,
+        clock: TimeControl,
+        exact_five: bool,
+        init: &[String],
+    ) -> String {
         let start = board(exact_five);
         let mut pos = start.clone();
         let turns: Vec<Vec<Point>> = turns
@@ -379,7 +405,32 @@ mod tests {
             clock,
             used: Duration::from_millis(1500),
         };
-        move_request(&turn, color, first)
+        move_request(&turn, color, first, init)
+    }
+
+    #[test]
+    fn init_lines_follow_the_limits_before_the_first_move_only() {
+        let clock = TimeControl {
+            per_move: Some(Duration::from_secs(1)),
+            per_game: None,
+        };
+        let init = vec!["INFO max_node 20000".to_string()];
+        assert_eq!(
+            request_with(&[], Color::Black, true, clock, false, &init),
+            "INFO timeout_turn 1000\r\nINFO timeout_match 0\r\nINFO rule 0\r\n\
+             INFO max_node 20000\r\nINFO time_left 2147483647\r\nBEGIN\r\n"
+        );
+        assert_eq!(
+            request_with(
+                &[vec![(7, 7)], vec![(8, 8)], vec![(6, 6)]],
+                Color::White,
+                false,
+                clock,
+                false,
+                &init
+            ),
+            "INFO time_left 2147483647\r\nTURN 6,6\r\n"
+        );
     }
 
     #[test]

@@ -79,7 +79,8 @@ pub trait ArenaGame: Game {
     /// The player that speaks `protocol` to the program `command` (a protocol `check_protocol`
     /// accepted). Each game names its own drivers, so a protocol's codec is needed only by the
     /// games that are played over it.
-    /// `init`: lines sent once the program has started (SAU and GTP engines; empty otherwise).
+    /// `init`: lines sent once the program has started (SAU and GTP engines), or with the limits
+    /// before its first move of a game (Gomocup brains); empty otherwise.
     fn external_player(
         name: &str,
         command: &str,
@@ -445,10 +446,10 @@ impl ArenaGame for Gomoku {
         name: &str,
         command: &str,
         protocol: &str,
-        _init: &[String],
+        init: &[String],
     ) -> Result<Box<dyn Player<Gomoku>>, String> {
         match protocol {
-            "gomocup" => Ok(Box::new(GomocupPlayer::new(name, command))),
+            "gomocup" => Ok(Box::new(GomocupPlayer::new(name, command).with_init(init))),
             _ => botzone_player(name, command, protocol),
         }
     }
