@@ -342,6 +342,15 @@ fn the_engine_balanced_openings_follow_the_same_rules() {
     );
 }
 
+#[test]
+fn the_wide_openings_follow_the_same_rules_and_are_many() {
+    let text = std::fs::read_to_string(repo_path("test_vectors/gomoku/openings-wide.txt")).unwrap();
+    check_openings(&text);
+    let start = board(15);
+    // The point of the set: many more different games than the balanced one gives.
+    assert_eq!(parse_openings::<Gomoku>(&text, &start).unwrap().len(), 94);
+}
+
 /// At least 20 openings of 3 to 5 stones near the centre, none a repeat of another up to
 /// symmetry, none giving a side a three.
 fn check_openings(text: &str) {
