@@ -521,11 +521,13 @@ impl ArenaGame for Gomoku {
                     "qvcf" => config.quiet_fours = v as u32,
                     "variety" => config.variety = v as i32,
                     "variety_plies" => config.variety_plies = v as usize,
+                    "qtt" => config.q_table = v != 0.0,
                     _ => {
                         return Err(format!(
                             "unknown Gomoku engine option {key:?} (width, vct_share, ab_share, \
                              deepen, defend, lmr, history, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, futility, \
-                             futility_depth, prune, se, se_margin, root_pvs, asp, fh, qvcf, razor, variety, variety_plies)"
+                             futility_depth, prune, se, se_margin, root_pvs, asp, fh, qvcf, razor, variety, variety_plies, \
+                             qtt)"
                         ))
                     }
                 }

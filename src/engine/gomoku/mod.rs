@@ -55,6 +55,8 @@ pub struct GomokuConfig {
     pub defend_threes: bool,
     /// Late-move reductions in alpha-beta.
     pub reductions: Reductions,
+    /// The quiescence search uses the transposition table (`Searcher::q_table`).
+    pub q_table: bool,
     /// Razoring margin a ply (`Searcher::razor_margin`; 0: off).
     pub razor_margin: i32,
     /// The history table in move ordering.
@@ -118,6 +120,9 @@ impl Default for GomokuConfig {
             // reductions without them: +127 (+66 to +197), H1, 120 games at 100,000 nodes a
             // move, balanced openings.
             reductions: Reductions::Logarithmic,
+            // Against the build without it at 100 ms a move, wide openings: +44 (+11 to +78),
+            // H1, 292 games (at equal time it searches 25-50% more nodes above the leaves).
+            q_table: true,
             razor_margin: 0,
             use_history: true,
             extend_blocks: true,
@@ -244,6 +249,7 @@ impl GomokuEngine {
         );
         searcher.defend_threes = self.config.defend_threes;
         searcher.reductions = self.config.reductions;
+        searcher.q_table = self.config.q_table;
         searcher.razor_margin = self.config.razor_margin;
         searcher.use_history = self.config.use_history;
         searcher.extend_blocks = self.config.extend_blocks;

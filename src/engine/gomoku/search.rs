@@ -102,6 +102,17 @@ impl Table {
         }
     }
 
+    /// Stores a quiescence result (depth below 0) where it displaces no other search's entry:
+    /// in an empty slot, or over another quiescence result.
+    fn put_shallow(&mut self, e: Entry) {
+        let i = self.slot(e.key);
+        let old = Entry::unpack(self.slots[i]);
+        if old.key == 0 || old.depth < 0 {
+            self.slots[i] = e.pack();
+            self.used = true;
+        }
+    }
+
     pub fn clear(&mut self) {
         if self.used {
             self.slots.fill([0; 2]);
@@ -142,6 +153,8 @@ pub struct Searcher<'a> {
     pub defend_threes: bool,
     /// Late moves are searched shallower first (late-move reductions).
     pub reductions: Reductions,
+    /// Whether the quiescence search reads and writes the transposition table.
+    pub q_table: bool,
     /// Razoring: at a node off the principal variation one or two plies from the leaves, a
     /// static value this much per ply below alpha is taken as the leaf's (0: off).
     pub razor_margin: i32,
@@ -210,6 +223,7 @@ impl Searcher<'_> {
             leaf_vcf,
             defend_threes: false,
             reductions: Reductions::Off,
+            q_table: false,
             razor_margin: 0,
             use_history: true,
             extend_blocks: false,
@@ -406,6 +420,20 @@ impl Searcher<'_> {
         if stand >= beta || fours_left == 0 || ply >= MAX_PLY {
             return stand;
         }
+        let key = self.board.pos.hash();
+        if self.q_table {
+            if let Some(e) = self.table.get(key) {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.value >= beta,
+                    Bound::Upper => e.value <= alpha,
+                };
+                if cut {
+                    return e.value;
+                }
+            }
+        }
+        let alpha0 = alpha;
         let first = fours_left == self.quiet_fours;
         let moves: Vec<Point> = self
             .board
@@ -431,6 +459,23 @@ impl Searcher<'_> {
                     }
                 }
             }
+        }
+        if self.q_table {
+            let bound = if best <= alpha0 {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.put_shallow(Entry {
+                key,
+                value: best,
+                depth: -1,
+                bound,
+                best: 0,
+                has_best: false,
+            });
         }
         best
     }
@@ -981,5 +1026,62 @@ mod tests {
         assert_eq!(t.get(0x35).map(|e| e.depth), Some(4));
         t.clear();
         assert_eq!(t.get(0x35), None);
+    }
+
+    /// A quiescence result takes an empty slot or another quiescence result's, never the slot
+    /// of a search's entry; a search's entry takes the slot of a quiescence result.
+    #[test]
+    fn quiescence_results_displace_only_each_other() {
+        let mut t = Table::new(4);
+        let q = Entry {
+            key: 0x21,
+            value: 40,
+            depth: -1,
+            bound: Bound::Lower,
+            best: 0,
+            has_best: false,
+        };
+        t.put_shallow(q);
+        assert_eq!(t.get(0x21), Some(q));
+        // Same slot (the table has 16), another position.
+        let q2 = Entry { key: 0x31, ..q };
+        t.put_shallow(q2);
+        assert_eq!((t.get(0x21), t.get(0x31)), (None, Some(q2)));
+        let searched = Entry {
+            key: 0x41,
+            depth: 3,
+            bound: Bound::Exact,
+            ..q
+        };
+        t.put(searched);
+        assert_eq!(t.get(0x41), Some(searched));
+        t.put_shallow(q);
+        assert_eq!((t.get(0x21), t.get(0x41)), (None, Some(searched)));
+    }
+
+    #[test]
+    fn the_quiescence_table_saves_nodes_and_keeps_the_tactics() {
+        let with_table = |on| {
+            move |s: &mut Searcher| {
+                s.quiet_fours = 4;
+                s.q_table = on;
+            }
+        };
+        let (plain, _) = configured_search(&middle_game(), 8, with_table(false));
+        let (fewer, v) = configured_search(&middle_game(), 8, with_table(true));
+        assert!(fewer < plain, "{fewer} nodes against {plain}");
+        assert!(v.abs() < WIN_BOUND, "a quiet middle game valued {v}");
+        assert_open_threes_kept(|g| configured_search(g, 6, with_table(true)).1);
+        // The four-move VCF is found by the leaf's fours, and found again from the table.
+        let g = four_move_vcf();
+        let mut board = Board::new(&g);
+        let mut table = Table::new(10);
+        let mut budget = Budget::new(Limits::iterations(1_000_000));
+        let mut s = Searcher::new(&mut board, &mut table, &mut budget, 12, 0);
+        s.quiet_fours = 3;
+        s.q_table = true;
+        let first = s.search(0, -WIN, WIN, 0);
+        let again = s.search(0, -WIN, WIN, 0);
+        assert!(first > WIN_BOUND && again == first, "{first} then {again}");
     }
 }
