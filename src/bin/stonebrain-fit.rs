@@ -15,9 +15,11 @@
 //! and its move. `fit` turns the evaluations into win rates and prints the fitted weights, as
 //! the arrays of `src/engine/gomoku/board.rs`, with the log loss against the weights in use.
 //!
-//! A fourth step, `choose`, is for comparing engine settings rather than fitting: the move a
-//! built-in engine spec picks in each position. Labelling the positions after two specs'
-//! choices says, position by position, which choices the stronger engine judges worse.
+//! Two more steps read positions for other ends. `order` takes the labels' moves: how often the
+//! engine's choice is among the first candidates of our static move order. `choose` is for
+//! comparing engine settings rather than fitting: the move a built-in engine spec picks in each
+//! position. Labelling the positions after two specs' choices says, position by position, which
+//! choices the stronger engine judges worse.
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -31,7 +33,7 @@ use std::time::Duration;
 use stonebrain::arena::duel::parse_openings;
 use stonebrain::arena::player::{Builtin, Player, Turn};
 use stonebrain::arena::referee::TimeControl;
-use stonebrain::engine::gomoku::fit::{fit, quiet_features, Sample};
+use stonebrain::engine::gomoku::fit::{fit, order_rank, quiet_features, Sample};
 use stonebrain::game::gomoku::{Gomoku, GomokuRules};
 use stonebrain::game::Game;
 
@@ -91,6 +93,9 @@ enum Step {
         input: PathBuf,
         output: PathBuf,
     },
+    /// How often the labelling engine's move is among the first candidates of the engine's
+    /// static move order (the order before the search's table, killers and history).
+    Order { labels: PathBuf },
     /// The fitted weights.
     Fit {
         /// Win rate given to a proven loss (and one minus it to a proven win).
@@ -128,6 +133,7 @@ fn main() -> Result<()> {
             input,
             output,
         } => choose(&spec, workers.max(1), &input, &output),
+        Step::Order { labels } => order(&labels),
         Step::Fit {
             proven,
             scale,
@@ -218,6 +224,49 @@ fn choose_some(spec: &str, lines: &[(usize, &str)]) -> Result<Vec<(usize, String
         chosen.push((i, record.to_string()));
     }
     Ok(chosen)
+}
+
+/// Prints, for the positions whose label has a move, the share of moves ranked within the first
+/// 1, 3, 5, 8 and 16 candidates (16 is the search's width) and the share not a candidate.
+fn order(labels: &PathBuf) -> Result<()> {
+    const FIRST: [usize; 5] = [1, 3, 5, 8, 16];
+    let (mut quiet, mut outside) = (0usize, 0usize);
+    let mut within = [0usize; FIRST.len()];
+    for (n, line) in std::fs::read_to_string(labels)?.lines().enumerate() {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (Some(moves), Some(chosen)) = (cols.first(), cols.get(2)) else {
+            continue;
+        };
+        let g = parse_moves(moves).with_context(|| format!("line {}", n + 1))?;
+        let mut xy = chosen.split(',').map(|v| v.trim().parse::<usize>());
+        let p = match (xy.next(), xy.next()) {
+            (Some(Ok(x)), Some(Ok(y))) => g.try_point(x, y),
+            _ => None,
+        }
+        .ok_or_else(|| anyhow!("line {}: a bad move {chosen:?}", n + 1))?;
+        if quiet_features(&g).is_none() {
+            continue;
+        }
+        quiet += 1;
+        match order_rank(&g, p) {
+            Some(rank) => {
+                for (count, &k) in within.iter_mut().zip(&FIRST) {
+                    *count += (rank < k) as usize;
+                }
+            }
+            None => outside += 1,
+        }
+    }
+    if quiet == 0 {
+        bail!("{labels:?}: no quiet position with a move");
+    }
+    let share = |k: usize| 100.0 * k as f64 / quiet as f64;
+    println!("{quiet} quiet positions");
+    for (count, k) in within.iter().zip(FIRST) {
+        println!("within the first {k:>2}: {:.1}%", share(*count));
+    }
+    println!("not a candidate: {:.1}%", share(outside));
+    Ok(())
 }
 
 fn new_position() -> Gomoku {

@@ -12,7 +12,7 @@ use super::eval::{
     MOVE_TERM,
 };
 use super::pattern::Class;
-use crate::game::gomoku::Gomoku;
+use crate::game::gomoku::{Gomoku, Point};
 use crate::game::Color;
 
 /// One judged position: its features and the other engine's win rate for the side to move.
@@ -29,6 +29,20 @@ pub fn quiet_features(pos: &Gomoku) -> Option<EvalFeatures> {
         .iter()
         .all(|&c| b.fives(c).is_empty());
     quiet.then(|| b.eval_features())
+}
+
+/// Where `chosen` stands in the engine's static move order in `pos` (0: first), or `None` when
+/// the position is not quiet (the search settles those before it orders moves) or `chosen` is
+/// not among the candidates at all.
+pub fn order_rank(pos: &Gomoku, chosen: Point) -> Option<usize> {
+    let b = Board::new(pos);
+    let quiet = [Color::Black, Color::White]
+        .iter()
+        .all(|&c| b.fives(c).is_empty());
+    if !quiet {
+        return None;
+    }
+    b.candidates(usize::MAX).iter().position(|&p| p == chosen)
 }
 
 /// The weights a fit does not touch: the dead class (no five can pass, worth nothing), five
@@ -295,6 +309,28 @@ mod tests {
             }
         }
         out
+    }
+
+    /// Black to move with three in a row open at both ends (White's stones well away): the two
+    /// points that make an open four lead the static order; a point far from every stone is
+    /// no candidate; a position with a five to make is not ranked at all.
+    #[test]
+    fn the_order_rank_puts_the_open_four_first_and_skips_what_it_cannot_rank() {
+        let mut g = Gomoku::new(GomokuRules::default());
+        for (x, y) in [(6, 7), (2, 2), (7, 7), (2, 12), (8, 7), (12, 2)] {
+            g.play(g.point(x, y));
+        }
+        let ends = [g.point(5, 7), g.point(9, 7)];
+        let ranks: Vec<Option<usize>> = ends.iter().map(|&p| order_rank(&g, p)).collect();
+        assert!(
+            ranks.contains(&Some(0)) && ranks.contains(&Some(1)),
+            "{ranks:?}"
+        );
+        assert_eq!(order_rank(&g, g.point(14, 14)), None);
+        // Black's open four and White's reply: Black has a five to make.
+        g.play(ends[0]);
+        g.play(g.point(12, 12));
+        assert_eq!(order_rank(&g, ends[1]), None);
     }
 
     /// Win rates made by known weights and threat values are fitted back: the weights (up to
