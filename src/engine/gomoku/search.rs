@@ -31,7 +31,29 @@ struct Entry {
     has_best: bool,
 }
 
+impl Bound {
+    /// What a search's best value says of the position, given the window it searched.
+    fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 impl Entry {
+    /// Whether the stored value settles a search of the window (`alpha`, `beta`) by itself.
+    fn settles(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.value >= beta,
+            Bound::Upper => self.value <= alpha,
+        }
+    }
+
     /// Two words: the key, then value, depth, bound, best point and whether there is one. An
     /// all-zero slot reads as the default (empty) entry.
     fn pack(self) -> [u64; 2] {
@@ -422,15 +444,8 @@ impl Searcher<'_> {
         }
         let key = self.board.pos.hash();
         if self.q_table {
-            if let Some(e) = self.table.get(key) {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.value >= beta,
-                    Bound::Upper => e.value <= alpha,
-                };
-                if cut {
-                    return e.value;
-                }
+            if let Some(e) = self.table.get(key).filter(|e| e.settles(alpha, beta)) {
+                return e.value;
             }
         }
         let alpha0 = alpha;
@@ -461,18 +476,11 @@ impl Searcher<'_> {
             }
         }
         if self.q_table {
-            let bound = if best <= alpha0 {
-                Bound::Upper
-            } else if best >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
             self.table.put_shallow(Entry {
                 key,
                 value: best,
                 depth: -1,
-                bound,
+                bound: Bound::of(best, alpha0, beta),
                 best: 0,
                 has_best: false,
             });
@@ -530,15 +538,8 @@ impl Searcher<'_> {
         if let Some(e) = tt_entry {
             // A search that leaves a move out is not the position's search: its own table
             // entry cannot answer for it.
-            if e.depth as i32 >= depth && !excluding {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.value >= beta,
-                    Bound::Upper => e.value <= alpha,
-                };
-                if cut {
-                    return e.value;
-                }
+            if e.depth as i32 >= depth && !excluding && e.settles(alpha, beta) {
+                return e.value;
             }
             if e.has_best {
                 tt_move = Some(e.best);
@@ -710,19 +711,12 @@ impl Searcher<'_> {
                 break;
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
         if !excluding {
             self.table.put(Entry {
                 key,
                 value: best,
                 depth: depth.clamp(0, i8::MAX as i32) as i8,
-                bound,
+                bound: Bound::of(best, alpha0, beta),
                 best: best_move,
                 has_best: true,
             });
