@@ -238,17 +238,18 @@ fn order(labels: &PathBuf) -> Result<()> {
             continue;
         };
         let g = parse_moves(moves).with_context(|| format!("line {}", n + 1))?;
-        let mut xy = chosen.split(',').map(|v| v.trim().parse::<usize>());
-        let p = match (xy.next(), xy.next()) {
-            (Some(Ok(x)), Some(Ok(y))) => g.try_point(x, y),
-            _ => None,
-        }
-        .ok_or_else(|| anyhow!("line {}: a bad move {chosen:?}", n + 1))?;
-        if quiet_features(&g).is_none() {
+        // The chosen move, read as a one-stone opening played from the position.
+        let p = parse_openings(chosen, &g)
+            .map_err(|e| anyhow!("line {}: {e}", n + 1))?
+            .into_iter()
+            .flatten()
+            .next()
+            .ok_or_else(|| anyhow!("line {}: no move", n + 1))?;
+        let Some(rank) = order_rank(&g, p) else {
             continue;
-        }
+        };
         quiet += 1;
-        match order_rank(&g, p) {
+        match rank {
             Some(rank) => {
                 for (count, &k) in within.iter_mut().zip(&FIRST) {
                     *count += (rank < k) as usize;

@@ -24,25 +24,24 @@ pub struct Sample {
 /// The features of a position, or `None` when it is not quiet: either side has a five to make
 /// (the search settles those before it ever evaluates).
 pub fn quiet_features(pos: &Gomoku) -> Option<EvalFeatures> {
-    let b = Board::new(pos);
-    let quiet = [Color::Black, Color::White]
-        .iter()
-        .all(|&c| b.fives(c).is_empty());
-    quiet.then(|| b.eval_features())
+    quiet_board(pos).map(|b| b.eval_features())
 }
 
-/// Where `chosen` stands in the engine's static move order in `pos` (0: first), or `None` when
-/// the position is not quiet (the search settles those before it orders moves) or `chosen` is
-/// not among the candidates at all.
-pub fn order_rank(pos: &Gomoku, chosen: Point) -> Option<usize> {
+/// The search's board of `pos` when the position is quiet: neither side has a five to make.
+fn quiet_board(pos: &Gomoku) -> Option<Board> {
     let b = Board::new(pos);
-    let quiet = [Color::Black, Color::White]
+    [Color::Black, Color::White]
         .iter()
-        .all(|&c| b.fives(c).is_empty());
-    if !quiet {
-        return None;
-    }
-    b.candidates(usize::MAX).iter().position(|&p| p == chosen)
+        .all(|&c| b.fives(c).is_empty())
+        .then_some(b)
+}
+
+/// Where `chosen` stands in the engine's static move order in `pos`: `None` when the position
+/// is not quiet (the search settles those before it orders moves), else `Some(None)` when
+/// `chosen` is not among the candidates at all and `Some(Some(rank))` when it is (0: first).
+pub fn order_rank(pos: &Gomoku, chosen: Point) -> Option<Option<usize>> {
+    let b = quiet_board(pos)?;
+    Some(b.candidates(usize::MAX).iter().position(|&p| p == chosen))
 }
 
 /// The weights a fit does not touch: the dead class (no five can pass, worth nothing), five
@@ -321,12 +320,12 @@ mod tests {
             g.play(g.point(x, y));
         }
         let ends = [g.point(5, 7), g.point(9, 7)];
-        let ranks: Vec<Option<usize>> = ends.iter().map(|&p| order_rank(&g, p)).collect();
+        let ranks: Vec<Option<Option<usize>>> = ends.iter().map(|&p| order_rank(&g, p)).collect();
         assert!(
-            ranks.contains(&Some(0)) && ranks.contains(&Some(1)),
+            ranks.contains(&Some(Some(0))) && ranks.contains(&Some(Some(1))),
             "{ranks:?}"
         );
-        assert_eq!(order_rank(&g, g.point(14, 14)), None);
+        assert_eq!(order_rank(&g, g.point(14, 14)), Some(None));
         // Black's open four and White's reply: Black has a five to make.
         g.play(ends[0]);
         g.play(g.point(12, 12));
