@@ -9,14 +9,16 @@
 //! a move costs a table lookup for each of those that is empty, and a value update for each
 //! whose shape changed. What a move changed is saved, and taking it back puts that back instead
 //! of working it out again: `bench gomoku` searched about 1.7 million nodes a second refreshing
-//! every point both ways, and about 2.4 million this way.
+//! every point both ways, and about 2.4 million this way. The 32 points are listed once per
+//! board size (`Lines`) rather than walked with edge tests each move: 6% less time for the same
+//! search (ten positions at 1,000,000 nodes, 2.87 s against 3.06 s).
 
 use super::eval::{
     combo_of, threat_mask, threat_table, Combo, EvalFeatures, COMBOS, COMBO_TERMS, EVAL_MOVER,
     EVAL_TERMS, EVAL_WAITER, MOVE_TERM, THREATS_FITTED,
 };
 use super::pattern::{self, Class, Table, BLACK, REACH, WALL, WHITE};
-use crate::game::gomoku::{Gomoku, Point};
+use crate::game::gomoku::{Gomoku, Point, MAX_SIZE};
 use crate::game::{Color, Game};
 use std::sync::OnceLock;
 
@@ -97,6 +99,8 @@ pub struct Board {
     table: &'static Table,
     /// `point_table()`, kept at hand for the refreshes a move makes.
     entries: &'static [PointEntry],
+    /// The points whose keys see each point (`Lines`), for this board's size.
+    lines: &'static Lines,
     /// Per point, per direction: the neighbours' codes (Black = 1, White = 2).
     key: Vec<[u16; 4]>,
     /// Per point, per colour, per direction: the class a stone there would make. Kept for the
@@ -265,6 +269,61 @@ fn double_threat(classes: &[Class; 4]) -> Option<Double> {
     }
 }
 
+/// A point whose key along `dir` sees another point, in the bits from `shift`.
+#[derive(Clone, Copy)]
+struct Neighbour {
+    q: u16,
+    dir: u8,
+    shift: u8,
+}
+
+/// For every point of a board, the points within `REACH` of it along the four lines (up to
+/// 32), with the direction and key bits through which they see it. A move rewrites those keys;
+/// listing them once per board size spares every move the walk and its edge tests.
+struct Lines {
+    /// Per point, where its neighbours begin in `all` (and end, at the next point's start).
+    start: Vec<u32>,
+    all: Vec<Neighbour>,
+}
+
+impl Lines {
+    fn build(n: usize) -> Lines {
+        let (mut start, mut all) = (Vec::with_capacity(n * n + 1), Vec::new());
+        for p in 0..n * n {
+            start.push(all.len() as u32);
+            let (x, y) = ((p % n) as isize, (p / n) as isize);
+            for (dir, &(dx, dy)) in DIRS.iter().enumerate() {
+                for d in 1..=REACH as isize {
+                    for s in [-d, d] {
+                        let (qx, qy) = (x + dx * s, y + dy * s);
+                        if (0..n as isize).contains(&qx) && (0..n as isize).contains(&qy) {
+                            all.push(Neighbour {
+                                q: (qy * n as isize + qx) as u16,
+                                dir: dir as u8,
+                                // `p` lies at offset -s from the neighbour.
+                                shift: pattern::slot(-s) as u8,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        start.push(all.len() as u32);
+        Lines { start, all }
+    }
+
+    /// The lists of a board of side `n`, made on first use.
+    fn of_size(n: usize) -> &'static Lines {
+        static SIZES: [OnceLock<Lines>; MAX_SIZE + 1] = [const { OnceLock::new() }; MAX_SIZE + 1];
+        SIZES[n].get_or_init(|| Lines::build(n))
+    }
+
+    fn of(&self, p: Point) -> &[Neighbour] {
+        let p = p as usize;
+        &self.all[self.start[p] as usize..self.start[p + 1] as usize]
+    }
+}
+
 impl Board {
     pub fn new(pos: &Gomoku) -> Board {
         let n = pos.size();
@@ -274,6 +333,7 @@ impl Board {
             n,
             table: pattern::table(pos.rules().exact_five),
             entries: point_table(),
+            lines: Lines::of_size(n),
             key: vec![[0; 4]; points],
             class: vec![[[Class::Dead; 4]; 2]; points],
             value: vec![[0; 2]; points],
@@ -414,29 +474,14 @@ impl Board {
     /// Rewrites the key slots that see `p` to `c` and, as `how` says, refreshes the points
     /// concerned.
     fn touch(&mut self, p: Point, c: u8, how: Touch) {
-        let n = self.n as isize;
-        let (x, y) = (
-            (p as usize % self.n) as isize,
-            (p as usize / self.n) as isize,
-        );
         let save = how == Touch::RefreshAndSave;
-        for (dir, &(dx, dy)) in DIRS.iter().enumerate() {
-            for d in 1..=REACH as isize {
-                for s in [-d, d] {
-                    let (qx, qy) = (x + dx * s, y + dy * s);
-                    if !(0..n).contains(&qx) || !(0..n).contains(&qy) {
-                        continue;
-                    }
-                    let q = (qy * n + qx) as Point;
-                    // `p` lies at offset -s from `q`.
-                    let sl = pattern::slot(-s);
-                    let k = &mut self.key[q as usize][dir];
-                    *k = (*k & !(3 << sl)) | ((c as u16) << sl);
-                    if how == Touch::KeysOnly {
-                        continue;
-                    }
-                    self.refresh(q, dir, save);
-                }
+        let lines = self.lines;
+        for &Neighbour { q, dir, shift } in lines.of(p) {
+            let (q, dir) = (q as Point, dir as usize);
+            let k = &mut self.key[q as usize][dir];
+            *k = (*k & !(3 << shift)) | ((c as u16) << shift);
+            if how != Touch::KeysOnly {
+                self.refresh(q, dir, save);
             }
         }
         if how == Touch::KeysOnly {
@@ -844,6 +889,39 @@ mod tests {
                 fresh.fours[c].iter().collect::<Vec<_>>(),
                 "{at}"
             );
+        }
+    }
+
+    /// Each point's neighbour list holds every point within `REACH` along its four lines and
+    /// on the board, once, with the key bits through which that point sees it.
+    #[test]
+    fn neighbour_lists_hold_every_point_within_reach_once() {
+        for n in [11, 15, 20] {
+            let lines = Lines::of_size(n);
+            let (last, centre) = (n - 1, (n / 2) * n + n / 2);
+            // A corner sees 4 points along each of three lines; the centre 8 along all four.
+            assert_eq!(lines.of(0).len(), 12, "size {n}");
+            assert_eq!(lines.of((last * n + last) as Point).len(), 12, "size {n}");
+            assert_eq!(lines.of(centre as Point).len(), 32, "size {n}");
+            for p in 0..n * n {
+                let list = lines.of(p as Point);
+                let (x, y) = ((p % n) as isize, (p / n) as isize);
+                for (i, nb) in list.iter().enumerate() {
+                    let (qx, qy) = ((nb.q as usize % n) as isize, (nb.q as usize / n) as isize);
+                    let (dx, dy) = DIRS[nb.dir as usize];
+                    // The neighbour's offset from `p`, a whole number of steps along its line.
+                    let s = if dx != 0 {
+                        (qx - x) / dx
+                    } else {
+                        (qy - y) / dy
+                    };
+                    assert_eq!((x + dx * s, y + dy * s), (qx, qy), "size {n}, point {p}");
+                    assert!(s != 0 && s.unsigned_abs() <= REACH, "size {n}, point {p}");
+                    assert_eq!(nb.shift as u32, pattern::slot(-s), "size {n}, point {p}");
+                    let twice = list[..i].iter().any(|o| o.q == nb.q && o.dir == nb.dir);
+                    assert!(!twice, "size {n}, point {p}: {} listed twice", nb.q);
+                }
+            }
         }
     }
 
