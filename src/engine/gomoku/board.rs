@@ -269,6 +269,17 @@ fn double_threat(classes: &[Class; 4]) -> Option<Double> {
     }
 }
 
+/// A key whose every slot reads a wall: what a point sees beyond the board's edges.
+const ALL_WALL: u16 = {
+    let mut k = 0;
+    let mut i = 0;
+    while i < 2 * REACH {
+        k |= (WALL as u16) << (2 * i);
+        i += 1;
+    }
+    k
+};
+
 /// A point whose key along `dir` sees another point, in the bits from `shift`.
 #[derive(Clone, Copy)]
 struct Neighbour {
@@ -278,8 +289,9 @@ struct Neighbour {
 }
 
 /// For every point of a board, the points within `REACH` of it along the four lines (up to
-/// 32), with the direction and key bits through which they see it. A move rewrites those keys;
-/// listing them once per board size spares every move the walk and its edge tests.
+/// 32), with the direction and key bits through which they see it. A new board writes every
+/// point's code through them and a move rewrites them; listing them once per board size spares
+/// each of those the walk and its edge tests.
 struct Lines {
     /// Per point, where its neighbours begin in `all` (and end, at the next point's start).
     start: Vec<u32>,
@@ -334,7 +346,7 @@ impl Board {
             table: pattern::table(pos.rules().exact_five),
             entries: point_table(),
             lines: Lines::of_size(n),
-            key: vec![[0; 4]; points],
+            key: vec![[ALL_WALL; 4]; points],
             class: vec![[[Class::Dead; 4]; 2]; points],
             value: vec![[0; 2]; points],
             worth: vec![[[0; 2]; 2]; points],
@@ -348,21 +360,16 @@ impl Board {
             saved: Vec::new(),
             frames: Vec::new(),
         };
-        for p in 0..points {
-            let (x, y) = ((p % n) as isize, (p / n) as isize);
-            for (dir, &(dx, dy)) in DIRS.iter().enumerate() {
-                let mut k = 0u16;
-                for d in -(REACH as isize)..=REACH as isize {
-                    if d == 0 {
-                        continue;
-                    }
-                    let c = b.code_at(x + dx * d, y + dy * d);
-                    k |= (c as u16) << pattern::slot(d);
-                }
-                b.key[p][dir] = k;
+        // Every key starts as all wall; each point then writes its code into the keys that
+        // see it, so only the slots off the board keep the wall.
+        let lines = b.lines;
+        for p in 0..points as Point {
+            let c = pos.color_at(p).map_or(pattern::EMPTY, code);
+            for &nb in lines.of(p) {
+                b.write_slot(nb, c);
             }
-            if pos.color_at(p as Point).is_some() {
-                b.mark_near(p as Point, 1);
+            if c != pattern::EMPTY {
+                b.mark_near(p, 1);
             }
         }
         for counts in &mut b.combo_count {
@@ -377,14 +384,11 @@ impl Board {
         b
     }
 
-    fn code_at(&self, x: isize, y: isize) -> u8 {
-        let n = self.n as isize;
-        if !(0..n).contains(&x) || !(0..n).contains(&y) {
-            return WALL;
-        }
-        self.pos
-            .color_at((y * n + x) as Point)
-            .map_or(pattern::EMPTY, code)
+    /// Writes code `c` into the key slot through which `nb.q` sees the point listing it.
+    #[inline]
+    fn write_slot(&mut self, nb: Neighbour, c: u8) {
+        let k = &mut self.key[nb.q as usize][nb.dir as usize];
+        *k = (*k & !(3 << nb.shift)) | ((c as u16) << nb.shift);
     }
 
     fn mark_near(&mut self, p: Point, delta: i8) {
@@ -476,12 +480,10 @@ impl Board {
     fn touch(&mut self, p: Point, c: u8, how: Touch) {
         let save = how == Touch::RefreshAndSave;
         let lines = self.lines;
-        for &Neighbour { q, dir, shift } in lines.of(p) {
-            let (q, dir) = (q as Point, dir as usize);
-            let k = &mut self.key[q as usize][dir];
-            *k = (*k & !(3 << shift)) | ((c as u16) << shift);
+        for &nb in lines.of(p) {
+            self.write_slot(nb, c);
             if how != Touch::KeysOnly {
-                self.refresh(q, dir, save);
+                self.refresh(nb.q as Point, nb.dir as usize, save);
             }
         }
         if how == Touch::KeysOnly {
