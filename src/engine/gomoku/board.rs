@@ -14,8 +14,8 @@
 //! search (ten positions at 1,000,000 nodes, 2.87 s against 3.06 s).
 
 use super::eval::{
-    combo_of, threat_mask, threat_table, Combo, EvalFeatures, COMBOS, COMBO_TERMS, EVAL_MOVER,
-    EVAL_TERMS, EVAL_WAITER, MOVE_TERM, THREATS_FITTED,
+    combo_of, mask_of_kinds, threat_kind, threat_mask, threat_table, Combo, EvalFeatures, COMBOS,
+    COMBO_TERMS, EVAL_MOVER, EVAL_TERMS, EVAL_WAITER, KINDS, MOVE_TERM, NO_KIND, THREATS_FITTED,
 };
 use super::pattern::{self, Class, Table, BLACK, REACH, WALL, WHITE};
 use crate::game::gomoku::{Gomoku, Point, MAX_SIZE};
@@ -112,10 +112,11 @@ pub struct Board {
     /// on occupied points); and its sums over the empty points.
     worth: Vec<[[i32; 2]; 2]>,
     worth_total: [[i32; 2]; 2],
-    /// Per point, per colour: what a stone there makes over its lines together (nothing on
-    /// occupied points); and per colour, how many points make each combination.
-    combo: Vec<[Combo; 2]>,
-    combo_count: [[u16; COMBOS]; 2],
+    /// Per point, per colour: the threat kind of what a stone there makes over its lines
+    /// together (`NO_KIND` on occupied points); and per colour, how many points make each
+    /// kind. Only the threat table reads them, and only the kinds.
+    kind: Vec<[u8; 2]>,
+    kind_count: [[u16; KINDS + 1]; 2],
     /// Stones within `NEAR`.
     near: Vec<u8>,
     /// Per colour: empty points where it makes five; where it makes at least a four.
@@ -147,7 +148,7 @@ struct SavedPoint {
     class: [[Class; 4]; 2],
     value: [i32; 2],
     worth: [[i32; 2]; 2],
-    combo: [Combo; 2],
+    kind: [u8; 2],
 }
 
 /// The board's sums before a move, and where its saved points begin.
@@ -155,7 +156,7 @@ struct SavedPoint {
 struct Frame {
     first_saved: usize,
     worth_total: [[i32; 2]; 2],
-    combo_count: [[u16; COMBOS]; 2],
+    kind_count: [[u16; KINDS + 1]; 2],
     fives: [Points; 2],
     fours: [Points; 2],
 }
@@ -199,6 +200,8 @@ struct PointEntry {
     values: [i32; 3],
     best: Class,
     combo: Combo,
+    /// `threat_kind(combo)`.
+    kind: u8,
 }
 
 /// Where the entry of a set of four classes sits in `point_table`.
@@ -245,6 +248,7 @@ fn point_values(classes: &[Class; 4]) -> PointEntry {
         values,
         best,
         combo,
+        kind: threat_kind(combo) as u8,
     }
 }
 
@@ -351,8 +355,8 @@ impl Board {
             value: vec![[0; 2]; points],
             worth: vec![[[0; 2]; 2]; points],
             worth_total: [[0; 2]; 2],
-            combo: vec![[Combo::Nothing; 2]; points],
-            combo_count: [[0; COMBOS]; 2],
+            kind: vec![[NO_KIND as u8; 2]; points],
+            kind_count: [[0; KINDS + 1]; 2],
             near: vec![0; points],
             fives: Default::default(),
             fours: Default::default(),
@@ -372,8 +376,8 @@ impl Board {
                 b.mark_near(p, 1);
             }
         }
-        for counts in &mut b.combo_count {
-            counts[Combo::Nothing as usize] = points as u16;
+        for counts in &mut b.kind_count {
+            counts[NO_KIND] = points as u16;
         }
         for p in 0..points {
             for dir in 0..4 {
@@ -454,18 +458,25 @@ impl Board {
         let PointEntry {
             values: [v, mover, waiter],
             best,
-            combo,
+            kind,
+            ..
         } = if empty {
             self.entry(&self.class[i][c])
         } else {
-            PointEntry::default()
+            PointEntry {
+                kind: NO_KIND as u8,
+                ..PointEntry::default()
+            }
         };
         self.value[i][c] = v;
-        // Only the threat table reads the counts: without one, they are not kept.
+        // Only the threat table reads the counts: without one, they are not kept. Most changes
+        // of a point's shapes leave its kind as it was.
         if THREATS_FITTED {
-            let old_combo = std::mem::replace(&mut self.combo[i][c], combo);
-            self.combo_count[c][old_combo as usize] -= 1;
-            self.combo_count[c][combo as usize] += 1;
+            let old_kind = std::mem::replace(&mut self.kind[i][c], kind);
+            if old_kind != kind {
+                self.kind_count[c][old_kind as usize] -= 1;
+                self.kind_count[c][kind as usize] += 1;
+            }
         }
         let old = self.worth[i][c];
         self.worth_total[c][0] += mover - old[0];
@@ -537,7 +548,7 @@ impl Board {
             class: self.class[i],
             value: self.value[i],
             worth: self.worth[i],
-            combo: self.combo[i],
+            kind: self.kind[i],
         }
     }
 
@@ -550,7 +561,7 @@ impl Board {
         self.frames.push(Frame {
             first_saved: self.saved.len(),
             worth_total: self.worth_total,
-            combo_count: self.combo_count,
+            kind_count: self.kind_count,
             fives: self.fives.clone(),
             fours: self.fours.clone(),
         });
@@ -576,10 +587,10 @@ impl Board {
             self.class[i] = sp.class;
             self.value[i] = sp.value;
             self.worth[i] = sp.worth;
-            self.combo[i] = sp.combo;
+            self.kind[i] = sp.kind;
         }
         self.worth_total = frame.worth_total;
-        self.combo_count = frame.combo_count;
+        self.kind_count = frame.kind_count;
         self.fives = frame.fives;
         self.fours = frame.fours;
     }
@@ -642,7 +653,7 @@ impl Board {
             + self.worth_total[1 - mover][1]
             + EVAL_MOVER[MOVE_TERM]
             + if THREATS_FITTED {
-                threat_table()[threat_mask(&self.combo_count[mover], &self.combo_count[1 - mover])]
+                threat_table()[mask_of_kinds(&self.kind_count[mover], &self.kind_count[1 - mover])]
             } else {
                 0
             };
@@ -871,8 +882,8 @@ mod tests {
         assert_eq!(b.worth_total, fresh.worth_total, "{at}");
         // The combinations are only kept when there is a threat table (`THREATS_FITTED`);
         // without one both boards leave them as they began.
-        assert_eq!(b.combo, fresh.combo, "{at}");
-        assert_eq!(b.combo_count, fresh.combo_count, "{at}");
+        assert_eq!(b.kind, fresh.kind, "{at}");
+        assert_eq!(b.kind_count, fresh.kind_count, "{at}");
         assert_eq!(b.near, fresh.near, "{at}");
         // Classes are kept for the empty points, and only for them.
         for p in 0..b.n * b.n {
