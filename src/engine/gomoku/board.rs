@@ -880,7 +880,7 @@ mod tests {
         assert_eq!(b.value, fresh.value, "{at}");
         assert_eq!(b.worth, fresh.worth, "{at}");
         assert_eq!(b.worth_total, fresh.worth_total, "{at}");
-        // The combinations are only kept when there is a threat table (`THREATS_FITTED`);
+        // The threat kinds are only kept when there is a threat table (`THREATS_FITTED`);
         // without one both boards leave them as they began.
         assert_eq!(b.kind, fresh.kind, "{at}");
         assert_eq!(b.kind_count, fresh.kind_count, "{at}");
