@@ -451,8 +451,8 @@ fn fit_labels(labels: &PathBuf, proven: f64, scale: f64, ridge: f64) -> Result<(
     let f = fit(&samples, 5, ridge).map_err(|e| anyhow!(e))?;
     println!("{} samples, one in 5 held out", samples.len());
     println!(
-        "log loss: fitted {:.4} (held out {:.4}); in use {:.4} (held out {:.4})",
-        f.train_loss, f.test_loss, f.current_train_loss, f.current_test_loss
+        "log loss: fitted {:.4} (held out {:.4}, {:.4} as written); in use {:.4} (held out {:.4})",
+        f.train_loss, f.test_loss, f.written_test_loss, f.current_train_loss, f.current_test_loss
     );
     println!(
         "in the units of the weights in use: {:.1} a unit of log-odds",

@@ -69,10 +69,12 @@ pub struct Fit {
     /// Evaluation units per unit of log-odds: those of the weights in use, so that the fitted
     /// weights keep the evaluation's scale (and the search's margins) where it was.
     pub scale: f64,
-    /// Mean log loss on the samples fitted and on those held out, for the fitted weights and
-    /// for the weights in use now (with their best scale).
+    /// Mean log loss on the samples fitted and on those held out, for the fitted weights, for
+    /// them as written (rounded to whole units, what the engine would get) and for the weights
+    /// in use now (with their best scale).
     pub train_loss: f64,
     pub test_loss: f64,
+    pub written_test_loss: f64,
     pub current_train_loss: f64,
     pub current_test_loss: f64,
 }
@@ -158,6 +160,8 @@ pub fn fit(samples: &[Sample], hold_out: usize, ridge: f64) -> Result<Fit, Strin
         .iter()
         .map(|wi| (wi * scale).round() as i32)
         .collect();
+    // The fitted weights rounded as written, back in log-odds.
+    let written: Vec<f64> = w.iter().map(|wi| (wi * scale).round() / scale).collect();
     Ok(Fit {
         mover,
         waiter,
@@ -165,6 +169,7 @@ pub fn fit(samples: &[Sample], hold_out: usize, ridge: f64) -> Result<Fit, Strin
         scale,
         train_loss: log_loss(&train, &w),
         test_loss: log_loss(&test, &w),
+        written_test_loss: log_loss(&test, &written),
         current_train_loss: log_loss(&current_train, &c),
         current_test_loss: log_loss(&current_test, &c),
     })
@@ -415,6 +420,18 @@ mod tests {
         assert!(seen.iter().filter(|&&c| c >= 100).count() >= 3);
         assert!(got.test_loss < got.current_test_loss);
         assert!(got.train_loss <= got.test_loss + 0.01);
+        // The loss as written is that of the written weights on the held-out samples.
+        let held_out: Vec<Row> = samples
+            .iter()
+            .step_by(5)
+            .map(|s| (vec![(0, fitted(&s.features) / got.scale)], s.target))
+            .collect();
+        let written = log_loss(&held_out, &[1.0]);
+        assert!(
+            (written - got.written_test_loss).abs() < 1e-9,
+            "{written} against {}",
+            got.written_test_loss
+        );
     }
 
     #[test]
