@@ -14,8 +14,8 @@
 //! search (ten positions at 1,000,000 nodes, 2.87 s against 3.06 s).
 
 use super::eval::{
-    combo_of, mask_of_kinds, threat_kind, threat_mask, threat_table, Combo, EvalFeatures, COMBOS,
-    COMBO_TERMS, EVAL_MOVER, EVAL_TERMS, EVAL_WAITER, KINDS, MOVE_TERM, NO_KIND, THREATS_FITTED,
+    combo_of, mask_of_kinds, threat_kind, threat_table, Combo, EvalFeatures, COMBO_TERMS,
+    EVAL_MOVER, EVAL_TERMS, EVAL_WAITER, KINDS, MOVE_TERM, NO_KIND, THREATS_FITTED,
 };
 use super::pattern::{self, Class, Table, BLACK, REACH, WALL, WHITE};
 use crate::game::gomoku::{Gomoku, Point, MAX_SIZE};
@@ -192,7 +192,7 @@ fn code(c: Color) -> u8 {
 /// What a point's four classes for one colour come to, worked out once per set of classes
 /// (`point_table`): a move refreshes up to 33 points for both colours, and this is all each
 /// refresh needs.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct PointEntry {
     /// The ranking value (the classes' values, with a bonus for the combinations that win by
     /// force: two fours, a four and an open three, two open threes) and the fitted worths for
@@ -202,6 +202,18 @@ struct PointEntry {
     combo: Combo,
     /// `threat_kind(combo)`.
     kind: u8,
+}
+
+/// The entry of an occupied point: no value, no shape, no threat kind.
+impl Default for PointEntry {
+    fn default() -> PointEntry {
+        PointEntry {
+            values: [0; 3],
+            best: Class::Dead,
+            combo: Combo::Nothing,
+            kind: NO_KIND as u8,
+        }
+    }
 }
 
 /// Where the entry of a set of four classes sits in `point_table`.
@@ -463,10 +475,7 @@ impl Board {
         } = if empty {
             self.entry(&self.class[i][c])
         } else {
-            PointEntry {
-                kind: NO_KIND as u8,
-                ..PointEntry::default()
-            }
+            PointEntry::default()
         };
         self.value[i][c] = v;
         // Only the threat table reads the counts: without one, they are not kept. Most changes
@@ -671,7 +680,7 @@ impl Board {
     /// `THREAT[mask]`. Worked out afresh, not from the incremental state.
     pub fn eval_features(&self) -> EvalFeatures {
         let mut terms = [[0; EVAL_TERMS]; 2];
-        let mut counts = [[0u16; COMBOS]; 2];
+        let mut kinds = [[0u16; KINDS + 1]; 2];
         let mover = self.side().index();
         for p in 0..self.n * self.n {
             if self.pos.color_at(p as Point).is_some() {
@@ -682,15 +691,15 @@ impl Board {
                 for &k in classes {
                     terms[role][k as usize] += 1;
                 }
-                let combo = combo_of(classes) as usize;
-                terms[role][COMBO_TERMS + combo] += 1;
-                counts[role][combo] += 1;
+                let combo = combo_of(classes);
+                terms[role][COMBO_TERMS + combo as usize] += 1;
+                kinds[role][threat_kind(combo)] += 1;
             }
         }
         terms[0][MOVE_TERM] = 1;
         EvalFeatures {
             terms,
-            mask: threat_mask(&counts[0], &counts[1]),
+            mask: mask_of_kinds(&kinds[0], &kinds[1]),
         }
     }
 

@@ -8,7 +8,7 @@
 //!   open threes and so on, the shapes that decide who must answer whom.
 //!
 //! It weighs each count, adds a bonus for having the move, and last a value for which threats
-//! each side holds at all (`threat_mask`). That last term is not a sum over points: a side to
+//! each side holds at all (`mask_of_kinds`). That last term is not a sum over points: a side to
 //! move with a four in hand and an opponent with an open three is a different game from the
 //! same stones with the roles swapped, and no count of shapes says so. The idea of the
 //! per-point combination and of the threat term comes from Rapfi's classical evaluation.
@@ -132,18 +132,6 @@ pub fn mask_of_kinds(mover: &[u16; KINDS + 1], waiter: &[u16; KINDS + 1]) -> usi
         mask |= usize::from(mover[k] > 0) << k | usize::from(waiter[k] > 0) << (KINDS + k);
     }
     mask
-}
-
-/// `mask_of_kinds` from counts of empty points per combination.
-pub fn threat_mask(mover: &[u16; COMBOS], waiter: &[u16; COMBOS]) -> usize {
-    let kinds = |counts: &[u16; COMBOS]| {
-        let mut k = [0u16; KINDS + 1];
-        for (kind, combos) in THREAT_KINDS.iter().enumerate() {
-            k[kind] = combos.iter().map(|&c| counts[c as usize]).sum();
-        }
-        k
-    };
-    mask_of_kinds(&kinds(mover), &kinds(waiter))
 }
 
 /// Counts of the evaluation's terms per role (mover, waiter), and the threat mask: the
@@ -292,15 +280,15 @@ mod tests {
 
     #[test]
     fn the_mask_records_each_sides_threats() {
-        let mut mover = [0u16; COMBOS];
-        let mut waiter = [0u16; COMBOS];
-        mover[Combo::Nothing as usize] = 100;
-        assert_eq!(threat_mask(&mover, &waiter), 0);
-        mover[Combo::FourPlus as usize] = 1;
-        mover[Combo::FlexThree as usize] = 2;
-        waiter[Combo::TwoFlexThrees as usize] = 1;
-        assert_eq!(threat_mask(&mover, &waiter), 0b01000_10010);
-        waiter[Combo::FlexFour as usize] = 1;
-        assert_eq!(threat_mask(&mover, &waiter), 0b01001_10010);
+        let mut mover = [0u16; KINDS + 1];
+        let mut waiter = [0u16; KINDS + 1];
+        mover[threat_kind(Combo::Nothing)] = 100;
+        assert_eq!(mask_of_kinds(&mover, &waiter), 0);
+        mover[threat_kind(Combo::FourPlus)] += 1;
+        mover[threat_kind(Combo::FlexThree)] += 2;
+        waiter[threat_kind(Combo::TwoFlexThrees)] += 1;
+        assert_eq!(mask_of_kinds(&mover, &waiter), 0b01000_10010);
+        waiter[threat_kind(Combo::FlexFour)] += 1;
+        assert_eq!(mask_of_kinds(&mover, &waiter), 0b01001_10010);
     }
 }

@@ -148,20 +148,18 @@ pub fn fit(samples: &[Sample], hold_out: usize, ridge: f64) -> Result<Fit, Strin
     let mut mover = EVAL_MOVER;
     let mut waiter = EVAL_WAITER;
     mover[MOVE_TERM] = 0;
-    for (&(r, t), wi) in terms.iter().zip(&w) {
-        let v = (wi * scale).round() as i32;
+    // The fitted weights in the evaluation's units, rounded as they are written.
+    let rounded: Vec<f64> = w.iter().map(|wi| (wi * scale).round()).collect();
+    for (&(r, t), &v) in terms.iter().zip(&rounded) {
         if r == 0 {
-            mover[t] = v;
+            mover[t] = v as i32;
         } else {
-            waiter[t] = v;
+            waiter[t] = v as i32;
         }
     }
-    let threat = w[linear..]
-        .iter()
-        .map(|wi| (wi * scale).round() as i32)
-        .collect();
-    // The fitted weights rounded as written, back in log-odds.
-    let written: Vec<f64> = w.iter().map(|wi| (wi * scale).round() / scale).collect();
+    let threat = rounded[linear..].iter().map(|&v| v as i32).collect();
+    // The written weights back in log-odds.
+    let written: Vec<f64> = rounded.iter().map(|v| v / scale).collect();
     Ok(Fit {
         mover,
         waiter,
