@@ -14,7 +14,7 @@ use super::referee::TimeControl;
 use super::sau_player::{is_sau, SauPlayer, SAU_TOLERANT};
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::engine::connect6_greedy::Connect6Greedy;
-use crate::engine::gomoku::{GomokuConfig, GomokuEngine, Reductions};
+use crate::engine::gomoku::{GomokuConfig, GomokuEngine, HistoryOrder, Reductions};
 use crate::engine::gomoku_level::{self, Level};
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::engine::random::RandomPlayer;
@@ -502,7 +502,15 @@ impl ArenaGame for Gomoku {
                         }
                     }
                     "razor" => config.razor_margin = v as i32,
-                    "history" => config.use_history = v != 0.0,
+                    "history" => {
+                        config.history = match v as u8 {
+                            0 => HistoryOrder::Off,
+                            1 => HistoryOrder::First,
+                            _ => HistoryOrder::Lift(0.5),
+                        }
+                    }
+                    "hlift" => config.history = HistoryOrder::Lift(v as f32),
+                    "prune_sharp" => config.prune_sharp = v != 0.0,
                     "qblock" => config.extend_blocks = v != 0.0,
                     "leaf_vcf" => config.leaf_vcf = v as u32,
                     "attack" => config.order.attack = v as i32,
@@ -525,8 +533,8 @@ impl ArenaGame for Gomoku {
                     _ => {
                         return Err(format!(
                             "unknown Gomoku engine option {key:?} (width, vct_share, ab_share, \
-                             deepen, defend, lmr, history, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, futility, \
-                             futility_depth, prune, se, se_margin, root_pvs, asp, fh, qvcf, razor, variety, variety_plies, \
+                             deepen, defend, lmr, history, hlift, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, futility, \
+                             futility_depth, prune, prune_sharp, se, se_margin, root_pvs, asp, fh, qvcf, razor, variety, variety_plies, \
                              qtt)"
                         ))
                     }

@@ -163,6 +163,39 @@ pub enum Reductions {
     Logarithmic,
 }
 
+/// How the history table (cut-offs per point and colour) orders the moves that are neither
+/// the table move nor a killer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HistoryOrder {
+    /// The static order alone.
+    Off,
+    /// By cut-offs, most first; the static order only breaks ties. Every point that ever cut
+    /// off comes before every point that never did, whatever their shapes.
+    First,
+    /// The static order, each move lifted this many places for every doubling of its
+    /// cut-offs: history can promote a move a few places, not past a much better shape. The
+    /// move counts can then prune sharp moves too (`prune_sharp`), which with `First` lost
+    /// accuracy: a move that cut off somewhere else would push out the shape that matters.
+    Lift(f32),
+}
+
+impl HistoryOrder {
+    /// The sort key (larger first) of the move at place `place` of the static order, with
+    /// `cutoffs` in the history table.
+    fn key(self, cutoffs: u32, place: usize) -> u64 {
+        match self {
+            HistoryOrder::Off => 0,
+            HistoryOrder::First => cutoffs as u64,
+            HistoryOrder::Lift(places) => {
+                // Thousandths of a place, offset to stay positive (a node has at most a
+                // board's worth of moves) and below the killers' keys.
+                let lifted = (cutoffs as f64 + 1.0).log2() * places as f64 - place as f64;
+                (lifted * 1000.0 + 1e6).max(0.0) as u64
+            }
+        }
+    }
+}
+
 pub struct Searcher<'a> {
     pub board: &'a mut Board,
     pub table: &'a mut Table,
@@ -180,9 +213,8 @@ pub struct Searcher<'a> {
     /// Razoring: at a node off the principal variation one or two plies from the leaves, a
     /// static value this much per ply below alpha is taken as the leaf's (0: off).
     pub razor_margin: i32,
-    /// Whether the history table reorders moves (otherwise only the table move and killers
-    /// come before the static order).
-    pub use_history: bool,
+    /// How the history table reorders the moves after the table move and the killers.
+    pub history: HistoryOrder,
     /// Leaves where the opponent threatens five search the block before evaluating.
     pub extend_blocks: bool,
     /// Against points where the opponent makes two threats at once, search only the answers
@@ -194,9 +226,13 @@ pub struct Searcher<'a> {
     pub futility_margin: i32,
     pub futility_depth: i32,
     /// Move-count pruning: off the principal variation at shallow depth, once a move that does
-    /// not lose is known, quiet moves after the first `prune_count(depth)` are skipped: 0 off,
+    /// not lose is known, quiet moves (all moves, with `prune_sharp`) after the first
+    /// `prune_count(depth)` are skipped: 0 off,
     /// 1 up to depth 4, 2 at every depth and half as many when the node is not improving.
     pub prune_counts: u8,
+    /// Whether the move counts prune sharp moves (that make or stop a three) too; otherwise
+    /// those are always searched.
+    pub prune_sharp: bool,
     /// Singular extensions: at a node at least this deep (0: off) whose table move was good
     /// enough before, the other moves are searched at half depth against a bound
     /// `singular_margin` a ply below the table's value; if none reaches it, the table move is
@@ -225,7 +261,7 @@ pub struct Searcher<'a> {
     /// moved is "improving", and its late moves are cut less.
     evals: Vec<i32>,
     /// Per colour and point: how often the move caused a cut-off (weighted by depth).
-    pub history: Vec<[u32; 2]>,
+    pub cutoffs: Vec<[u32; 2]>,
 }
 
 impl Searcher<'_> {
@@ -247,12 +283,13 @@ impl Searcher<'_> {
             reductions: Reductions::Off,
             q_table: false,
             razor_margin: 0,
-            use_history: true,
+            history: HistoryOrder::First,
             extend_blocks: false,
             defend_doubles: 0,
             futility_margin: 0,
             futility_depth: 0,
             prune_counts: 0,
+            prune_sharp: false,
             singular_depth: 0,
             singular_margin: 0,
             fail_high_margin: 0,
@@ -263,7 +300,7 @@ impl Searcher<'_> {
             singular_extensions: 0,
             killers: vec![[Point::MAX; 2]; MAX_PLY],
             evals: vec![NO_EVAL; MAX_PLY + 1],
-            history: vec![[0; 2]; points],
+            cutoffs: vec![[0; 2]; points],
         }
     }
 
@@ -286,7 +323,8 @@ impl Searcher<'_> {
             }),
         })
         .unwrap_or_else(|| self.board.candidates(self.width));
-        // Ordering: table move, killers, then history on top of the static order (stable).
+        // Ordering: table move, killers, then the rest as `history` says; the static order
+        // breaks ties.
         let killers = self.killers.get(ply).copied().unwrap_or([Point::MAX; 2]);
         let c = me.index();
         let mut keyed: Vec<(u64, usize, Point)> = moves
@@ -297,10 +335,8 @@ impl Searcher<'_> {
                     u64::MAX
                 } else if p == killers[0] || p == killers[1] {
                     u64::MAX - 1
-                } else if self.use_history {
-                    self.history[p as usize][c] as u64
                 } else {
-                    0
+                    self.history.key(self.cutoffs[p as usize][c], i)
                 };
                 (k, i, p)
             })
@@ -308,7 +344,6 @@ impl Searcher<'_> {
         if tt_move.is_some_and(|t| !moves.contains(&t) && self.board.pos.check_move(t).is_ok()) {
             keyed.push((u64::MAX, usize::MAX, tt_move.unwrap()));
         }
-        // History only reorders within the first few; the static order stays the base.
         keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         moves = keyed.into_iter().map(|(_, _, p)| p).collect();
         moves
@@ -357,7 +392,7 @@ impl Searcher<'_> {
     }
 
     /// Whether `m`, for the side to move, makes or stops a three or better: the moves that
-    /// decide games, never reduced or pruned.
+    /// decide games, reduced a ply less and spared by the move counts unless `prune_sharp`.
     fn sharp(&self, m: Point) -> bool {
         let me = self.board.side();
         self.board.best_class(m, me) >= Class::FlexThree
@@ -654,7 +689,7 @@ impl Searcher<'_> {
             // Pruning and reductions may both ask whether the move is sharp: work it out once.
             let mut sharp_cache = None;
             let mut sharp = || *sharp_cache.get_or_insert_with(|| self.sharp(m));
-            if i >= prune_after && best > -WIN_BOUND && !sharp() {
+            if i >= prune_after && best > -WIN_BOUND && (self.prune_sharp || !sharp()) {
                 continue;
             }
             let reduction = match self.reductions {
@@ -706,7 +741,7 @@ impl Searcher<'_> {
                         k[0] = m;
                     }
                 }
-                let h = &mut self.history[m as usize][me.index()];
+                let h = &mut self.cutoffs[m as usize][me.index()];
                 *h = h.saturating_add((depth * depth) as u32);
                 break;
             }
@@ -857,6 +892,61 @@ mod tests {
     #[test]
     fn shallow_pruning_still_blocks_an_open_three_and_takes_an_open_four() {
         assert_open_threes_kept(|g| pruned_search(g, 4, true).1);
+    }
+
+    #[test]
+    fn pruning_sharp_moves_too_searches_fewer_nodes_and_keeps_the_tactics() {
+        let sharp_pruned = |s: &mut Searcher| {
+            s.futility_margin = 60;
+            s.futility_depth = 4;
+            s.prune_counts = 1;
+            s.prune_sharp = true;
+        };
+        let (spared, _) = pruned_search(&middle_game(), 8, true);
+        let (pruned, v) = configured_search(&middle_game(), 8, sharp_pruned);
+        assert!(pruned < spared, "{pruned} nodes against {spared}");
+        assert!(v.abs() < WIN_BOUND, "a quiet middle game valued {v}");
+        assert_open_threes_kept(|g| configured_search(g, 4, sharp_pruned).1);
+    }
+
+    /// The moves of the middle game's root in the order `history` gives, after the point
+    /// in the `place`-th place of the static order was given `cutoffs`.
+    fn ordered_with(history: HistoryOrder, place: usize, cutoffs: u32) -> (Vec<Point>, Vec<Point>) {
+        let g = middle_game();
+        let mut board = Board::new(&g);
+        let mut table = Table::new(10);
+        let mut budget = Budget::new(Limits::iterations(1));
+        let mut s = Searcher::new(&mut board, &mut table, &mut budget, 16, 4);
+        s.history = history;
+        let plain = s.moves(0, None);
+        assert_eq!(
+            plain.len(),
+            16,
+            "the middle game has a full set of candidates"
+        );
+        s.cutoffs[plain[place] as usize][s.board.side().index()] = cutoffs;
+        (plain.clone(), s.moves(0, None))
+    }
+
+    #[test]
+    fn history_lifts_a_move_a_few_places_or_puts_it_first() {
+        // 15 cut-offs are four doublings: at half a place each, the 4th move becomes the 2nd
+        // (tied with the 2nd, which keeps its place by the static order).
+        let (plain, lifted) = ordered_with(HistoryOrder::Lift(0.5), 3, 15);
+        assert_eq!(lifted[2], plain[3], "{plain:?} then {lifted:?}");
+        assert_eq!(lifted[1], plain[1]);
+        assert_eq!(lifted[..2], plain[..2]);
+        // A million cut-offs (just under 20 doublings) lift the 16th move just under ten
+        // places: behind the 6th, not to the front.
+        let (plain, lifted) = ordered_with(HistoryOrder::Lift(0.5), 15, 1_000_000);
+        let at = lifted.iter().position(|&p| p == plain[15]).unwrap();
+        assert_eq!(at, 6, "{plain:?} then {lifted:?}");
+        // History first: the same move leads; without history the order is the static one.
+        let (plain, first) = ordered_with(HistoryOrder::First, 15, 1);
+        assert_eq!(first[0], plain[15]);
+        assert_eq!(first[1..], plain[..15]);
+        let (plain, off) = ordered_with(HistoryOrder::Off, 15, 1_000_000);
+        assert_eq!(off, plain);
     }
 
     #[test]
