@@ -189,7 +189,13 @@ impl HistoryOrder {
             HistoryOrder::Lift(places) => {
                 // Thousandths of a place, offset to stay positive (a node has at most a
                 // board's worth of moves) and below the killers' keys.
-                let lifted = (cutoffs as f64 + 1.0).log2() * places as f64 - place as f64;
+                // A move that never cut off keeps its place (log2 of 1 is 0), with no
+                // logarithm worked out for it on this path of every node.
+                let doublings = match cutoffs {
+                    0 => 0.0,
+                    n => (n as f64 + 1.0).log2(),
+                };
+                let lifted = doublings * places as f64 - place as f64;
                 (lifted * 1000.0 + 1e6).max(0.0) as u64
             }
         }
@@ -802,12 +808,17 @@ mod tests {
 
     /// Nodes a depth-`depth` search of `pos` visits, and its value, with the shallow-depth
     /// pruning on or off.
+    /// The engine's shallow prunings: futility and move counts in the last four plies.
+    fn shallow_pruning(s: &mut Searcher) {
+        s.futility_margin = 60;
+        s.futility_depth = 4;
+        s.prune_counts = 1;
+    }
+
     fn pruned_search(pos: &Gomoku, depth: i32, prune: bool) -> (u64, i32) {
         configured_search(pos, depth, |s| {
             if prune {
-                s.futility_margin = 60;
-                s.futility_depth = 4;
-                s.prune_counts = 1;
+                shallow_pruning(s);
             }
         })
     }
@@ -897,9 +908,7 @@ mod tests {
     #[test]
     fn pruning_sharp_moves_too_searches_fewer_nodes_and_keeps_the_tactics() {
         let sharp_pruned = |s: &mut Searcher| {
-            s.futility_margin = 60;
-            s.futility_depth = 4;
-            s.prune_counts = 1;
+            shallow_pruning(s);
             s.prune_sharp = true;
         };
         let (spared, _) = pruned_search(&middle_game(), 8, true);
@@ -925,7 +934,7 @@ mod tests {
             "the middle game has a full set of candidates"
         );
         s.cutoffs[plain[place] as usize][s.board.side().index()] = cutoffs;
-        (plain.clone(), s.moves(0, None))
+        (plain, s.moves(0, None))
     }
 
     #[test]
