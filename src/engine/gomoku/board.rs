@@ -762,6 +762,7 @@ impl Board {
         v.into_iter().map(|(_, p)| p).collect()
     }
 
+    /// Each of `points` with its `order_score`, the key of both rankings.
     fn scored(&self, points: impl IntoIterator<Item = Point>) -> Vec<(i32, Point)> {
         points
             .into_iter()

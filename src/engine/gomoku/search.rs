@@ -806,8 +806,6 @@ mod tests {
         assert!(extended > raw + 5_000, "{extended} against {raw}");
     }
 
-    /// Nodes a depth-`depth` search of `pos` visits, and its value, with the shallow-depth
-    /// pruning on or off.
     /// The engine's shallow prunings: futility and move counts in the last four plies.
     fn shallow_pruning(s: &mut Searcher) {
         s.futility_margin = 60;
@@ -815,6 +813,8 @@ mod tests {
         s.prune_counts = 1;
     }
 
+    /// Nodes a depth-`depth` search of `pos` visits, and its value, with the shallow-depth
+    /// pruning on or off.
     fn pruned_search(pos: &Gomoku, depth: i32, prune: bool) -> (u64, i32) {
         configured_search(pos, depth, |s| {
             if prune {
@@ -939,8 +939,8 @@ mod tests {
 
     #[test]
     fn history_lifts_a_move_a_few_places_or_puts_it_first() {
-        // 15 cut-offs are four doublings: at half a place each, the 4th move becomes the 2nd
-        // (tied with the 2nd, which keeps its place by the static order).
+        // 15 cut-offs are four doublings: at half a place each, the 4th move rises two places
+        // to tie with the 2nd, which keeps its place by the static order, so it comes 3rd.
         let (plain, lifted) = ordered_with(HistoryOrder::Lift(0.5), 3, 15);
         assert_eq!(lifted[2], plain[3], "{plain:?} then {lifted:?}");
         assert_eq!(lifted[1], plain[1]);
