@@ -10,7 +10,7 @@ use std::time::Duration;
 /// and the same 150 ms of slack the bot has on Botzone's 1 s: a time loss at this speed is one
 /// Botzone would see too, not an artefact of the short limit. 25 ms of search keeps 3,000 games
 /// to about half an hour on two cores (NoGo's 70-odd moves a game set the pace). Under Gomocup
-/// the bot scales its margin with the move (a fifth, at least 100 ms), so there it searches up
+/// the bot scales its margin with the move (a tenth, at least 100 ms), so there it searches up
 /// to 75 ms and keeps 100 ms of slack.
 pub const MOVE_LIMIT: Duration = Duration::from_millis(175);
 
