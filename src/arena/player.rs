@@ -492,6 +492,7 @@ impl ArenaGame for Gomoku {
                     "width" => config.width = v as usize,
                     "vct_share" => config.vct_share = v,
                     "ab_share" => config.ab_share = v,
+                    "resume" => config.resume_share = v,
                     "deepen" => config.deepen_ratio = v,
                     "defend" => config.defend_threes = v != 0.0,
                     "lmr" => {
@@ -533,7 +534,7 @@ impl ArenaGame for Gomoku {
                     _ => {
                         return Err(format!(
                             "unknown Gomoku engine option {key:?} (width, vct_share, ab_share, \
-                             deepen, defend, lmr, history, hlift, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, futility, \
+                             resume, deepen, defend, lmr, history, hlift, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, futility, \
                              futility_depth, prune, prune_sharp, se, se_margin, root_pvs, asp, fh, qvcf, razor, variety, variety_plies, \
                              qtt)"
                         ))

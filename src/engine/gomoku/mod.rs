@@ -46,6 +46,9 @@ pub struct GomokuConfig {
     /// Share of the time left after the root threat searches that alpha-beta may use; the
     /// rest is for checking the chosen move against the opponent's threats.
     pub ab_share: f64,
+    /// When the check of the chosen move finishes early, share of the time left that a second
+    /// alpha-beta pass may use (0: none); the rest checks its move if it is another.
+    pub resume_share: f64,
     /// Another alpha-beta iteration starts only while the time left is at least this many
     /// times what the iterations so far took (0: deepen until the time is up; a partial
     /// iteration still counts when it finds a better move).
@@ -115,6 +118,7 @@ impl Default for GomokuConfig {
             vct_depth: 8,
             vct_share: 0.25,
             ab_share: 0.85,
+            resume_share: 0.75,
             deepen_ratio: 0.0,
             max_depth: 30,
             defend_threes: true,
@@ -173,6 +177,19 @@ pub struct GomokuEngine {
     rng: SmallRng,
 }
 
+/// Where an alpha-beta pass of a decision left off, for a second pass to go on from: the
+/// move order it learned (killer moves, the history table), the deepest iteration it completed,
+/// the root moves in that iteration's order, and its choice. Going on, rather than starting
+/// again from depth 1, spends none of the second pass on iterations already done.
+struct PassState {
+    killers: Vec<[Point; 2]>,
+    cutoffs: Vec<[u32; 2]>,
+    depth_done: i32,
+    moves: Vec<Point>,
+    best: Choice,
+}
+
+#[derive(Clone, Copy)]
 struct Choice {
     mv: Point,
     value: Option<i32>,
@@ -235,15 +252,48 @@ impl GomokuEngine {
                 value: Some(WIN),
             };
         }
+        let mut memory = None;
         let saved = budget.enter_phase(self.config.ab_share);
-        let (choice, ranked) = self.alpha_beta(&mut board, budget);
+        let (choice, ranked) = self.alpha_beta(&mut board, budget, &mut memory);
         budget.end_phase(saved);
-        self.avoid_forced_loss(&mut board, choice, ranked, budget)
+        let first_move = choice.mv;
+        let proven = choice.value.is_some_and(|v| v.abs() > WIN_BOUND);
+        let (checked, complete) = self.avoid_forced_loss(&mut board, choice, ranked, budget);
+        // The check usually ends at once, leaving alpha-beta's unused share of the turn: a
+        // second pass spends most of it, going on where the first left off. Not when
+        // the check had to change the move or could not finish (the position is sharp and its
+        // time is better kept), nor in the first plies, where the root picks among close
+        // moves at random.
+        let vary = board.pos.ply() < self.config.variety_plies && self.config.variety > 0;
+        if !complete
+            || proven
+            || checked.mv != first_move
+            || vary
+            || self.config.resume_share <= 0.0
+        {
+            return checked;
+        }
+        let saved = budget.enter_phase(self.config.resume_share);
+        let (again, ranked) = self.alpha_beta(&mut board, budget, &mut memory);
+        budget.end_phase(saved);
+        if again.mv == checked.mv {
+            return again;
+        }
+        // Another move must pass the whole check in what is left, or the checked one stays.
+        match self.avoid_forced_loss(&mut board, again, ranked, budget) {
+            (rechecked, true) => rechecked,
+            _ => checked,
+        }
     }
 
     /// Iterative deepening; returns the choice and the root moves ranked by the last complete
     /// iteration.
-    fn alpha_beta(&mut self, board: &mut Board, budget: &mut Budget) -> (Choice, Vec<Point>) {
+    fn alpha_beta(
+        &mut self,
+        board: &mut Board,
+        budget: &mut Budget,
+        memory: &mut Option<PassState>,
+    ) -> (Choice, Vec<Point>) {
         let started = Instant::now();
         let vary = board.pos.ply() < self.config.variety_plies;
         let variety = if vary { self.config.variety } else { 0 };
@@ -269,13 +319,23 @@ impl GomokuEngine {
         searcher.singular_margin = self.config.singular_margin;
         searcher.quiet_fours = self.config.quiet_fours;
         searcher.fail_high_margin = self.config.fail_high_margin;
-        let mut moves = searcher.moves(0, None);
-        let mut best = Choice {
-            mv: moves[0],
-            value: None,
+        let (mut moves, mut best, mut depth_done) = match memory.take() {
+            Some(state) => {
+                searcher.killers = state.killers;
+                searcher.cutoffs = state.cutoffs;
+                (state.moves, state.best, state.depth_done)
+            }
+            None => {
+                let moves = searcher.moves(0, None);
+                let best = Choice {
+                    mv: moves[0],
+                    value: None,
+                };
+                (moves, best, 0)
+            }
         };
         let mut scores: Vec<i32> = Vec::new();
-        for depth in 1..=self.config.max_depth {
+        for depth in depth_done + 1..=self.config.max_depth {
             searcher.root_depth = depth;
             // The window of the iteration: all values, or (with `aspiration`, from depth 5)
             // a band around the last iteration's value, widened and moved when the value
@@ -365,6 +425,7 @@ impl GomokuEngine {
                 mv: moves[0],
                 value: Some(scores[0]),
             };
+            depth_done = depth;
             if scores[0].abs() > WIN_BOUND {
                 break;
             }
@@ -376,6 +437,13 @@ impl GomokuEngine {
                 }
             }
         }
+        *memory = Some(PassState {
+            killers: std::mem::take(&mut searcher.killers),
+            cutoffs: std::mem::take(&mut searcher.cutoffs),
+            depth_done,
+            moves: moves.clone(),
+            best,
+        });
         if variety > 0 && !scores.is_empty() && best.value.is_some_and(|v| v.abs() < WIN_BOUND) {
             let close = scores
                 .iter()
@@ -391,16 +459,17 @@ impl GomokuEngine {
     }
 
     /// Plays the first candidate after which the opponent has no VCF (and, time permitting,
-    /// no VCT); the search's choice stays if every candidate fails.
+    /// no VCT); the search's choice stays if every candidate fails. Also says whether the
+    /// check was whole: a candidate passed at every depth before the time ran out.
     fn avoid_forced_loss(
         &mut self,
         board: &mut Board,
         choice: Choice,
         ranked: Vec<Point>,
         budget: &mut Budget,
-    ) -> Choice {
+    ) -> (Choice, bool) {
         if choice.value.is_some_and(|v| v > WIN_BOUND) {
-            return choice;
+            return (choice, true);
         }
         let candidates: Vec<Point> = std::iter::once(choice.mv)
             .chain(ranked.into_iter().filter(|&m| m != choice.mv))
@@ -411,6 +480,7 @@ impl GomokuEngine {
         // nothing resumes from its table at the next depth.
         let mut checked: Vec<Checked> = candidates.iter().map(|_| Checked::Not).collect();
         let mut safe = None;
+        let mut whole = false;
         for vct_depth in 0..=self.config.vct_depth {
             let mut found = None;
             for (&m, state) in candidates.iter().zip(&mut checked) {
@@ -432,11 +502,13 @@ impl GomokuEngine {
                 Some(m) => safe = Some(m),
                 None => break,
             }
+            whole = vct_depth == self.config.vct_depth;
         }
-        match safe {
+        let choice = match safe {
             Some(m) if m != choice.mv => Choice { mv: m, value: None },
             _ => choice,
-        }
+        };
+        (choice, whole)
     }
 
     /// Whether the side to move has a VCT within `depth` threats, going on from what the
@@ -569,6 +641,63 @@ mod tests {
             "{:?}",
             d.win_rate
         );
+    }
+
+    /// A quiet middle game (each side has a two), Black to move.
+    fn quiet_middle_game() -> Gomoku {
+        let mut quiet = Gomoku::new(GomokuRules::default());
+        for (x, y) in [(7, 7), (8, 8), (8, 6), (6, 8), (7, 8), (7, 6)] {
+            quiet.play(quiet.point(x, y));
+        }
+        quiet
+    }
+
+    /// Under a node cap the phases share the nodes as they share the time: the check of a
+    /// quiet position ends early, and the second alpha-beta pass spends most of what it left.
+    #[test]
+    fn a_second_pass_spends_what_the_check_leaves() {
+        let pos = quiet_middle_game();
+        let cap = 300_000;
+        let work = |resume_share| {
+            let mut e = GomokuEngine::new(GomokuConfig {
+                resume_share,
+                ..GomokuConfig::default()
+            });
+            let d = e.think(&pos, Limits::iterations(cap));
+            assert!(pos.check_move(d.mv.unwrap()).is_ok());
+            d.work
+        };
+        let (one_pass, two_passes) = (work(0.0), work(0.75));
+        assert!(one_pass < cap * 9 / 10, "{one_pass} of {cap}");
+        assert!(
+            two_passes > cap * 95 / 100 && two_passes <= cap,
+            "{two_passes} of {cap}, one pass {one_pass}"
+        );
+    }
+
+    /// The check says whether it went through every depth: a second pass relies on it.
+    #[test]
+    fn the_check_says_whether_it_finished() {
+        // Both sides have threes to make: the check has lines to search.
+        let mut pos = quiet_middle_game();
+        for (x, y) in [(9, 7), (6, 7)] {
+            pos.play(pos.point(x, y));
+        }
+        let mut e = GomokuEngine::new(GomokuConfig::default());
+        let mut board = Board::new(&pos);
+        let ranked = board.candidates(16);
+        let mut check = |nodes| {
+            let choice = Choice {
+                mv: ranked[0],
+                value: Some(0),
+            };
+            let mut budget = Budget::nodes(nodes);
+            let (checked, whole) =
+                e.avoid_forced_loss(&mut board, choice, ranked.clone(), &mut budget);
+            (checked.mv, whole)
+        };
+        assert_eq!(check(10_000_000), (ranked[0], true));
+        assert_eq!(check(1), (ranked[0], false));
     }
 
     #[test]
