@@ -1056,7 +1056,7 @@ mod tests {
         assert!(err("full:100ms,depth=3").contains("unknown Gomoku engine option"));
         // The full engine's settings, for A/B matches of its time use and width.
         assert_eq!(
-            ok("full:100ms,ab_share=0.6,deepen=2,width=10,vct_share=0.2"),
+            ok("full:100ms,ab_share=0.6,resume=0,deepen=2,width=10,vct_share=0.2"),
             ms(100)
         );
         assert_eq!(
