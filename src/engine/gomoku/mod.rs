@@ -264,11 +264,10 @@ impl GomokuEngine {
         // the check had to change the move or could not finish (the position is sharp and its
         // time is better kept), nor in the first plies, where the root picks among close
         // moves at random.
-        let vary = board.pos.ply() < self.config.variety_plies && self.config.variety > 0;
         if !complete
             || proven
             || checked.mv != first_move
-            || vary
+            || self.variety_at(&board) > 0
             || self.config.resume_share <= 0.0
         {
             return checked;
@@ -286,6 +285,16 @@ impl GomokuEngine {
         }
     }
 
+    /// The margin within which the root picks among close moves at random in `board`'s ply
+    /// (0 past the first `variety_plies`).
+    fn variety_at(&self, board: &Board) -> i32 {
+        if board.pos.ply() < self.config.variety_plies {
+            self.config.variety
+        } else {
+            0
+        }
+    }
+
     /// Iterative deepening; returns the choice and the root moves ranked by the last complete
     /// iteration.
     fn alpha_beta(
@@ -295,8 +304,7 @@ impl GomokuEngine {
         memory: &mut Option<PassState>,
     ) -> (Choice, Vec<Point>) {
         let started = Instant::now();
-        let vary = board.pos.ply() < self.config.variety_plies;
-        let variety = if vary { self.config.variety } else { 0 };
+        let variety = self.variety_at(board);
         let mut searcher = Searcher::new(
             board,
             &mut self.table,
@@ -629,10 +637,7 @@ mod tests {
             "{:?} against {blocks:?}",
             d.mv
         );
-        let mut quiet = Gomoku::new(GomokuRules::default());
-        for (x, y) in [(7, 7), (8, 8), (8, 6), (6, 8), (7, 8), (7, 6)] {
-            quiet.play(quiet.point(x, y));
-        }
+        let quiet = quiet_middle_game();
         let mut e = GomokuEngine::new(config);
         let d = e.think(&quiet, Limits::iterations(5_000_000));
         assert!(quiet.check_move(d.mv.unwrap()).is_ok());
@@ -679,10 +684,7 @@ mod tests {
     #[test]
     fn the_check_says_whether_it_finished() {
         // Both sides have threes to make: the check has lines to search.
-        let mut pos = quiet_middle_game();
-        for (x, y) in [(9, 7), (6, 7)] {
-            pos.play(pos.point(x, y));
-        }
+        let pos = search::tests::middle_game();
         let mut e = GomokuEngine::new(GomokuConfig::default());
         let mut board = Board::new(&pos);
         let ranked = board.candidates(16);

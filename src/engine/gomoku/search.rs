@@ -767,7 +767,7 @@ impl Searcher<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     use crate::game::gomoku::{Gomoku, GomokuRules};
@@ -855,7 +855,8 @@ mod tests {
         (budget.nodes, v)
     }
 
-    fn middle_game() -> Gomoku {
+    /// A middle game where both sides have threes to make (the engine's tests use it too).
+    pub(in crate::engine::gomoku) fn middle_game() -> Gomoku {
         let mut g = Gomoku::new(GomokuRules::default());
         for (x, y) in [
             (7, 7),
