@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{bin, run_once, KeptBot, XorShift};
+use common::{bin, run_once, spawn_copied, KeptBot, XorShift};
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -153,13 +153,14 @@ fn a_program_named_for_gomoku_needs_no_flag() {
     let program = dir.join("stonebrain-gomoku");
     std::fs::copy(bin(), &program).unwrap();
     // White's first turn: Black opened at (14,14), a point NoGo's 9x9 board does not have.
-    let mut child = Command::new(&program)
-        .args(["--time-ms", "50"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_copied(
+        Command::new(&program)
+            .args(["--time-ms", "50"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .unwrap();
     child
         .stdin
         .take()

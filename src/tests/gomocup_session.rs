@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{bin, line_channel, XorShift};
+use common::{bin, line_channel, spawn_copied, XorShift};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -33,13 +33,15 @@ impl Brain {
     }
 
     fn start_program(program: &Path, args: &[&str]) -> Brain {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn the bot");
+        // The program may be a copy this process has just written (`renamed_copy`).
+        let mut child = spawn_copied(
+            Command::new(program)
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .expect("spawn the bot");
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().unwrap();
         let mut stderr = child.stderr.take().unwrap();

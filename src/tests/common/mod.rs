@@ -16,6 +16,23 @@ pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_stonebrain")
 }
 
+/// Spawns `cmd`, whose program is a copy of the binary this test process has just written,
+/// trying again for up to a second while the kernel calls it busy (ETXTBSY). The copy's write
+/// handle is closed on exec, but a child that another test thread forks meanwhile holds it
+/// until that child's own exec, and a program open for writing cannot be run.
+pub fn spawn_copied(cmd: &mut Command) -> std::io::Result<Child> {
+    let mut tries = 0;
+    loop {
+        match cmd.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            spawned => return spawned,
+        }
+    }
+}
+
 /// Runs the binary once with `input` on stdin; returns (stdout, stderr, exit code).
 pub fn run_once(args: &[&str], input: &str) -> (String, String, Option<i32>) {
     let mut child = Command::new(bin())
