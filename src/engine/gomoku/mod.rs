@@ -256,8 +256,6 @@ impl GomokuEngine {
         let saved = budget.enter_phase(self.config.ab_share);
         let (choice, ranked) = self.alpha_beta(&mut board, budget, &mut memory);
         budget.end_phase(saved);
-        let first_move = choice.mv;
-        let proven = choice.value.is_some_and(|v| v.abs() > WIN_BOUND);
         let (checked, complete) = self.avoid_forced_loss(&mut board, choice, ranked, budget);
         // The check usually ends at once, leaving alpha-beta's unused share of the turn: a
         // second pass spends most of it, going on where the first left off. Not when
@@ -265,8 +263,8 @@ impl GomokuEngine {
         // time is better kept), nor in the first plies, where the root picks among close
         // moves at random.
         if !complete
-            || proven
-            || checked.mv != first_move
+            || choice.value.is_some_and(|v| v.abs() > WIN_BOUND)
+            || checked.mv != choice.mv
             || self.variety_at(&board) > 0
             || self.config.resume_share <= 0.0
         {
