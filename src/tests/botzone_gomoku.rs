@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{bin, run_once, spawn_copied, KeptBot, XorShift};
+use common::{renamed_copy, run_once, spawn_copied, KeptBot, XorShift};
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -148,10 +148,7 @@ fn blacks_first_turn_is_a_point_on_the_board() {
 
 #[test]
 fn a_program_named_for_gomoku_needs_no_flag() {
-    let dir = std::env::temp_dir().join(format!("stonebrain-bzgomoku-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let program = dir.join("stonebrain-gomoku");
-    std::fs::copy(bin(), &program).unwrap();
+    let (dir, program) = renamed_copy("stonebrain-gomoku");
     // White's first turn: Black opened at (14,14), a point NoGo's 9x9 board does not have.
     let mut child = spawn_copied(
         Command::new(&program)

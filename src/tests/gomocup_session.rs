@@ -5,9 +5,9 @@
 
 mod common;
 
-use common::{bin, line_channel, spawn_copied, XorShift};
+use common::{bin, line_channel, renamed_copy, spawn_copied, XorShift};
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -518,17 +518,6 @@ fn end_exits_promptly_even_while_a_move_is_being_thought_about() {
     // The move may have been answered before END was read, but nothing else.
     assert!(rest.len() <= 1, "{rest:?}");
     assert!(stderr.is_empty(), "{stderr:?}");
-}
-
-/// A copy of the binary under another name, in a folder of its own.
-fn renamed_copy(name: &str) -> (PathBuf, PathBuf) {
-    let dir =
-        std::env::temp_dir().join(format!("stonebrain-gomocup-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let program = dir.join(name);
-    std::fs::copy(bin(), &program).expect("copy the binary");
-    (dir, program)
 }
 
 #[test]

@@ -5,6 +5,7 @@
 pub mod class_server;
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use stonebrain::game::nogo::{coords, point, Nogo, NogoRules, Point};
@@ -14,6 +15,17 @@ pub const MARKER: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_stonebrain")
+}
+
+/// A copy of the binary under another name, in a folder of its own: (the folder, the copy).
+/// Spawn it with `spawn_copied`.
+pub fn renamed_copy(name: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("stonebrain-copy-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join(name);
+    std::fs::copy(bin(), &program).expect("copy the binary");
+    (dir, program)
 }
 
 /// Spawns `cmd`, whose program is a copy of the binary this test process has just written,
