@@ -351,9 +351,48 @@ fn the_wide_openings_follow_the_same_rules_and_are_many() {
     assert_eq!(parse_openings::<Gomoku>(&text, &start).unwrap().len(), 94);
 }
 
+#[test]
+fn the_fresh_openings_follow_the_same_rules_and_share_none_with_the_wide_set() {
+    let read = |name: &str| {
+        std::fs::read_to_string(repo_path(&format!("test_vectors/gomoku/{name}"))).unwrap()
+    };
+    let fresh = read("openings-fresh.txt");
+    // One stone of each fresh opening is four lines from the centre: that keeps them apart
+    // from the wide set, whose stones are all within three.
+    check_openings_within(&fresh, 4);
+    let start = board(15);
+    let forms = |text: &str| -> Vec<Vec<(bool, i64, i64)>> {
+        parse_openings::<Gomoku>(text, &start)
+            .unwrap()
+            .iter()
+            .map(|o| {
+                let rel: Vec<(i64, i64)> = o
+                    .iter()
+                    .map(|&p| {
+                        let (x, y) = start.coords(p);
+                        (x as i64 - 7, y as i64 - 7)
+                    })
+                    .collect();
+                canonical(&rel)
+            })
+            .collect()
+    };
+    let fresh = forms(&fresh);
+    assert_eq!(fresh.len(), 100);
+    let wide: HashSet<_> = forms(&read("openings-wide.txt")).into_iter().collect();
+    for (i, f) in fresh.iter().enumerate() {
+        assert!(!wide.contains(f), "fresh opening {i} is in the wide set");
+    }
+}
+
 /// At least 20 openings of 3 to 5 stones near the centre, none a repeat of another up to
 /// symmetry, none giving a side a three.
 fn check_openings(text: &str) {
+    check_openings_within(text, 3);
+}
+
+/// `check_openings` with the stones up to `reach` lines from the centre.
+fn check_openings_within(text: &str, reach: i64) {
     let start = board(15);
     let openings = parse_openings::<Gomoku>(text, &start).unwrap();
     assert!(openings.len() >= 20, "{} openings", openings.len());
@@ -372,7 +411,8 @@ fn check_openings(text: &str) {
             })
             .collect();
         assert!(
-            rel.iter().all(|&(x, y)| x.abs() <= 3 && y.abs() <= 3),
+            rel.iter()
+                .all(|&(x, y)| x.abs() <= reach && y.abs() <= reach),
             "opening {i} strays from the centre"
         );
         assert!(
