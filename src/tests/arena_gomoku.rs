@@ -365,16 +365,7 @@ fn the_fresh_openings_follow_the_same_rules_and_share_none_with_the_wide_set() {
         parse_openings::<Gomoku>(text, &start)
             .unwrap()
             .iter()
-            .map(|o| {
-                let rel: Vec<(i64, i64)> = o
-                    .iter()
-                    .map(|&p| {
-                        let (x, y) = start.coords(p);
-                        (x as i64 - 7, y as i64 - 7)
-                    })
-                    .collect();
-                canonical(&rel)
-            })
+            .map(|o| canonical(&centre_offsets(&start, o)))
             .collect()
     };
     let fresh = forms(&fresh);
@@ -383,6 +374,17 @@ fn the_fresh_openings_follow_the_same_rules_and_share_none_with_the_wide_set() {
     for (i, f) in fresh.iter().enumerate() {
         assert!(!wide.contains(f), "fresh opening {i} is in the wide set");
     }
+}
+
+/// An opening's stones as offsets from the centre of the 15x15 board, in play order.
+fn centre_offsets(start: &Gomoku, opening: &[Point]) -> Vec<(i64, i64)> {
+    opening
+        .iter()
+        .map(|&p| {
+            let (x, y) = start.coords(p);
+            (x as i64 - 7, y as i64 - 7)
+        })
+        .collect()
 }
 
 /// At least 20 openings of 3 to 5 stones near the centre, none a repeat of another up to
@@ -403,13 +405,7 @@ fn check_openings_within(text: &str, reach: i64) {
             "opening {i}: {} stones",
             o.len()
         );
-        let rel: Vec<(i64, i64)> = o
-            .iter()
-            .map(|&p| {
-                let (x, y) = start.coords(p);
-                (x as i64 - 7, y as i64 - 7)
-            })
-            .collect();
+        let rel = centre_offsets(&start, o);
         assert!(
             rel.iter()
                 .all(|&(x, y)| x.abs() <= reach && y.abs() <= reach),
