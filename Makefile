@@ -23,9 +23,11 @@ all: build
 build:
 	$(CARGO) build --release
 
-# All tests. Search-heavy tests run in release mode, where they take seconds, not minutes.
+# All tests. Search-heavy tests run optimised, where they take seconds, not minutes: the
+# `testing` profile (Cargo.toml) is the release build without its link-time optimisation.
+TEST_PROFILE := --profile testing
 test:
-	$(CARGO) test --release
+	$(CARGO) test $(TEST_PROFILE)
 
 # Makes sure the formatter and linter are installed (a fresh machine may lack them).
 toolchain:
@@ -99,7 +101,7 @@ load:
 
 # Records test_vectors/botzone again, when the engine's play has changed on purpose.
 vectors:
-	$(CARGO) test --release --test botzone_transcripts -- --ignored
+	$(CARGO) test $(TEST_PROFILE) --test botzone_transcripts -- --ignored
 
 # A static (musl) Linux binary, and the same file under the names that choose a game.
 release: musl-target
@@ -144,7 +146,7 @@ botzone: release
 
 # Complete games against the packages, driven as Botzone drives bots.
 check-botzone: botzone
-	STONEBRAIN_BOTZONE_DIR=$(abspath $(DIST)/botzone) $(CARGO) test --release --test botzone_package
+	STONEBRAIN_BOTZONE_DIR=$(abspath $(DIST)/botzone) $(CARGO) test $(TEST_PROFILE) --test botzone_package
 
 # The Windows executable for the SAU platform and Gomocup managers, cross-built with MinGW-w64.
 windows: windows-toolchain
@@ -172,7 +174,7 @@ check-windows: windows wine
 	STONEBRAIN_WINDOWS_DIR=$(abspath $(DIST)/windows) \
 	STONEBRAIN_WINE="$(or $(WINE),$(firstword $(wildcard /usr/lib/wine/wine64)))" \
 	STONEBRAIN_WINE_SHIM=$(abspath target/wine/bcryptprimitives.dll) \
-		$(CARGO) test --release --test windows_exe -- --ignored
+		$(CARGO) test $(TEST_PROFILE) --test windows_exe -- --ignored
 	$(CARGO) clippy --target $(WINDOWS) -- -D warnings
 
 clean:
