@@ -376,6 +376,19 @@ fn the_fresh_openings_follow_the_same_rules_and_share_none_with_the_wide_set() {
     }
 }
 
+#[test]
+fn the_five_stone_openings_follow_the_same_rules_and_leave_white_to_move() {
+    let text = std::fs::read_to_string(repo_path("test_vectors/gomoku/openings-five.txt")).unwrap();
+    // Every stone within two lines of the centre: the set is its own family, apart from the
+    // three-stone wide and fresh sets by its stone count.
+    check_openings_within(&text, 2);
+    let openings = parse_openings::<Gomoku>(&text, &board(15)).unwrap();
+    assert_eq!(openings.len(), 150);
+    for (i, o) in openings.iter().enumerate() {
+        assert_eq!(o.len(), 5, "opening {i}");
+    }
+}
+
 /// An opening's stones as offsets from the centre of the 15x15 board, in play order.
 fn centre_offsets(start: &Gomoku, opening: &[Point]) -> Vec<(i64, i64)> {
     opening
