@@ -490,6 +490,7 @@ impl ArenaGame for Gomoku {
                 let v = *value;
                 match key.as_str() {
                     "width" => config.width = v as usize,
+                    "root_width" => config.root_width = v as usize,
                     "vct_share" => config.vct_share = v,
                     "ab_share" => config.ab_share = v,
                     "resume" => config.resume_share = v,
@@ -533,7 +534,7 @@ impl ArenaGame for Gomoku {
                     "qtt" => config.q_table = v != 0.0,
                     _ => {
                         return Err(format!(
-                            "unknown Gomoku engine option {key:?} (width, vct_share, ab_share, \
+                            "unknown Gomoku engine option {key:?} (width, root_width, vct_share, ab_share, \
                              resume, deepen, defend, lmr, history, hlift, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, futility, \
                              futility_depth, prune, prune_sharp, se, se_margin, root_pvs, asp, fh, qvcf, razor, variety, variety_plies, \
                              qtt)"
