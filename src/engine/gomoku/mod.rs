@@ -115,7 +115,7 @@ impl Default for GomokuConfig {
             // +58); 20 against 12: +7 (-42 to +56) over 154.
             width: 16,
             // 24 against 16 (the root is one node: its 17th to 24th points cost a node's worth
-            // of searches, and Rapfi's move is outside our first 16 in about 8% of quiet
+            // of searches, and Rapfi's move is outside our first 16 in about 9% of quiet
             // positions), against Rapfi at 400,000 / 80,000 nodes, paired: +0.085 (+-0.080) a
             // game over the fresh openings' 200 games, +0.077 (+-0.058) over the five-stone
             // ones' 300, -0.051 (+-0.075) over the wide ones' 188 (the set the defaults were
