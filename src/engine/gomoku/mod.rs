@@ -33,8 +33,9 @@ use vct::{Vct, VctTable};
 #[derive(Clone, Debug)]
 pub struct GomokuConfig {
     pub seed: u64,
-    /// Candidate points searched at each alpha-beta node below the root, and at the root.
+    /// Candidate points searched at each alpha-beta node below the root.
     pub width: usize,
+    /// Candidate points ranked and searched at the root.
     pub root_width: usize,
     /// VCF depth (attacker moves) at the root, and at the leaves when `quiet_fours` is 0.
     pub vcf_depth: u32,
@@ -686,10 +687,9 @@ mod tests {
             e.alpha_beta(&mut board, &mut budget, &mut None).1
         };
         assert_eq!(GomokuConfig::default().width, 16);
-        assert_eq!(ranked(24).len(), 24);
-        assert_eq!(ranked(16).len(), 16);
-        // The wider list holds the narrower one's points.
         let (wide, narrow) = (ranked(24), ranked(16));
+        assert_eq!((wide.len(), narrow.len()), (24, 16));
+        // The wider list holds the narrower one's points.
         assert!(
             narrow.iter().all(|p| wide.contains(p)),
             "{narrow:?} {wide:?}"
