@@ -48,19 +48,21 @@ pub fn make_board(size: usize, rules: u32) -> Result<Gomoku, String> {
 }
 
 /// The smallest margin kept back from a move when it scales with the move's limit: the
-/// answer's trip through the manager and a scheduler's hiccup. A floor of 40 ms lost a 175 ms
-/// move in CI, mostly because the search then could run 80 ms past its stop (see
+/// answer's trip through the manager and a scheduler's hiccup. A floor of 40 ms once lost a
+/// 175 ms move in CI, mostly because the search could then run 80 ms past its stop (see
 /// `search::budget`); with that fixed, four busy processes on two cores delayed answers by at
-/// most 9 ms, and the floor is 100 ms all the same. Moves of 1 s and longer are unaffected.
-pub const MIN_MARGIN: Duration = Duration::from_millis(100);
+/// most 9 ms, and in 2,508 moves of two 1 s gauntlets the longest ran 8 ms past its stop.
+/// 60 ms leaves seven times that. (The one game an eighth of a 0.5 s move, 62.5 ms, lost on
+/// time was played before that fix.)
+pub const MIN_MARGIN: Duration = Duration::from_millis(60);
 
-/// The margin of a move allowed `limit`: a tenth of it, from `MIN_MARGIN` to
-/// `DEFAULT_MARGIN` (100 ms of a 0.5 s or 1 s move, 150 ms from 1.5 s up). The search stops
-/// within a millisecond or two of its deadline: at 1 s, the longest of 2,508 moves in two
-/// gauntlets against Rapfi took 900 ms with this margin (850 ms with a fifth). Rapfi keeps
-/// 30 ms.
+/// The margin of a move allowed `limit`: a sixteenth of it, from `MIN_MARGIN` to
+/// `DEFAULT_MARGIN` (60 ms of a 0.5 s move, 62.5 ms of 1 s, 125 ms of 2 s, 150 ms from 2.4 s
+/// up). The search stops within a millisecond or two of its deadline. Until stop 74 the
+/// margin was a tenth, at least 100 ms: at 1 s our searched moves took 867 ms at the median,
+/// Rapfi's 970 (Rapfi keeps 30 ms).
 pub fn scaled_margin(limit: Duration) -> Duration {
-    (limit / 10).clamp(MIN_MARGIN, DEFAULT_MARGIN)
+    (limit / 16).clamp(MIN_MARGIN, DEFAULT_MARGIN)
 }
 
 /// Settings of the Gomocup protocol.
@@ -68,7 +70,7 @@ pub fn scaled_margin(limit: Duration) -> Duration {
 pub struct GomocupConfig {
     /// The name given to `ABOUT`.
     pub name: String,
-    /// Kept back from every move's time; `None`: a tenth of the move's limit, from
+    /// Kept back from every move's time; `None`: a sixteenth of the move's limit, from
     /// `MIN_MARGIN` to `DEFAULT_MARGIN` (a fixed 150 ms took 30% of a 0.5 s move).
     pub margin: Option<Duration>,
     /// A fixed limit per move replacing `INFO timeout_turn` (`--time-ms`); the game's clock
@@ -1219,22 +1221,22 @@ mod tests {
 
     #[test]
     fn the_margin_scales_with_short_moves_unless_one_is_given() {
-        assert_eq!(
-            scaled_margin(Duration::from_millis(500)),
-            Duration::from_millis(100)
-        );
+        assert_eq!(scaled_margin(Duration::from_millis(500)), MIN_MARGIN);
         assert_eq!(scaled_margin(Duration::from_millis(100)), MIN_MARGIN);
-        assert_eq!(scaled_margin(Duration::from_secs(1)), MIN_MARGIN);
         assert_eq!(
-            scaled_margin(Duration::from_millis(1200)),
+            scaled_margin(Duration::from_secs(1)),
+            Duration::from_micros(62_500)
+        );
+        assert_eq!(
+            scaled_margin(Duration::from_millis(1920)),
             Duration::from_millis(120)
         );
         assert_eq!(scaled_margin(Duration::from_secs(5)), DEFAULT_MARGIN);
         let mut p = Gomocup::new(GomocupConfig::default());
-        parse(&mut p, "INFO timeout_turn 500").unwrap();
+        parse(&mut p, "INFO timeout_turn 2000").unwrap();
         let budget = p.budget(Instant::now());
-        assert_eq!(budget.limit, Duration::from_millis(500));
-        assert_eq!(budget.margin, Duration::from_millis(100));
+        assert_eq!(budget.limit, Duration::from_millis(2000));
+        assert_eq!(budget.margin, Duration::from_millis(125));
         let mut p = Gomocup::new(GomocupConfig {
             margin: Some(Duration::from_millis(150)),
             ..GomocupConfig::default()
