@@ -81,8 +81,8 @@ pub struct ServeArgs {
     /// Botzone keep-running mode: stay alive between turns and keep the search tree.
     #[arg(long)]
     pub keep_running: bool,
-    /// Milliseconds kept back from every time limit (default 150; Gomocup: a tenth of the
-    /// move's limit, from 100 to 150).
+    /// Milliseconds kept back from every time limit (default 150; Gomocup: a sixteenth of the
+    /// move's limit, from 60 to 150).
     #[arg(long)]
     pub margin_ms: Option<u64>,
     /// Per-turn limit in milliseconds, replacing the platform's (SAU: replacing the game clock).
