@@ -347,9 +347,7 @@ impl GomokuEngine {
             None => {
                 // The root alone looks wider: its width costs one node's worth, not a
                 // tree's.
-                searcher.width = self.config.root_width;
-                let moves = searcher.moves(0, None);
-                searcher.width = self.config.width;
+                let moves = searcher.moves_within(self.config.root_width, 0, None);
                 let best = Choice {
                     mv: moves[0],
                     value: None,

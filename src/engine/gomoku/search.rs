@@ -312,6 +312,12 @@ impl Searcher<'_> {
 
     /// The moves of a node, best first; one move when a five must be blocked.
     pub fn moves(&self, ply: usize, tt_move: Option<Point>) -> Vec<Point> {
+        self.moves_within(self.width, ply, tt_move)
+    }
+
+    /// `moves`, with up to `width` candidate points instead of the node's (the root looks
+    /// wider).
+    pub fn moves_within(&self, width: usize, ply: usize, tt_move: Option<Point>) -> Vec<Point> {
         let me = self.board.side();
         let them = me.opponent();
         if let Some(block) = self.board.fives(them).first() {
@@ -324,11 +330,11 @@ impl Searcher<'_> {
         .or_else(|| match self.defend_doubles {
             0 => None,
             d => self.board.threat_defences(d == 2).map(|mut v| {
-                v.truncate(self.width);
+                v.truncate(width);
                 v
             }),
         })
-        .unwrap_or_else(|| self.board.candidates(self.width));
+        .unwrap_or_else(|| self.board.candidates(width));
         // Ordering: table move, killers, then the rest as `history` says; the static order
         // breaks ties.
         let killers = self.killers.get(ply).copied().unwrap_or([Point::MAX; 2]);
