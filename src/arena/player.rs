@@ -518,6 +518,7 @@ impl ArenaGame for Gomoku {
                     "attack" => config.order.attack = v as i32,
                     "defence" => config.order.defence = v as i32,
                     "sharp" => config.order.sharp = v != 0.0,
+                    "policy" => config.order.learned = v != 0.0,
                     "vct_depth" => config.vct_depth = v as u32,
                     "doubles" => config.defend_doubles = v as u8,
                     "futility" => config.futility_margin = v as i32,
@@ -535,7 +536,7 @@ impl ArenaGame for Gomoku {
                     _ => {
                         return Err(format!(
                             "unknown Gomoku engine option {key:?} (width, root_width, vct_share, ab_share, \
-                             resume, deepen, defend, lmr, history, hlift, qblock, leaf_vcf, attack, defence, sharp, vct_depth, doubles, futility, \
+                             resume, deepen, defend, lmr, history, hlift, qblock, leaf_vcf, attack, defence, sharp, policy, vct_depth, doubles, futility, \
                              futility_depth, prune, prune_sharp, se, se_margin, root_pvs, asp, fh, qvcf, razor, variety, variety_plies, \
                              qtt)"
                         ))

@@ -15,8 +15,12 @@
 //! and its move. `fit` turns the evaluations into win rates and prints the fitted weights, as
 //! the arrays of `src/engine/gomoku/board.rs`, with the log loss against the weights in use.
 //!
-//! Two more steps read positions for other ends. `order` takes the labels' moves: how often the
-//! engine's choice is among the first candidates of our static move order. `choose` is for
+//! `fit --code-ridge R` also fits a worth per shape code (a point's four classes) on top of the
+//! classes and combinations, each held towards 0 by R points' worth.
+//!
+//! Three more steps read positions for other ends. `order` takes the labels' moves: how often the
+//! engine's choice is among the first candidates of our static move order. `policy` fits the
+//! learned move order (`src/engine/gomoku/policy.rs`) to those moves and prints its tables. `choose` is for
 //! comparing engine settings rather than fitting: the move a built-in engine spec picks in each
 //! position. Labelling the positions after two specs' choices says, position by position, which
 //! choices the stronger engine judges worse.
@@ -33,7 +37,9 @@ use std::time::Duration;
 use stonebrain::arena::duel::parse_openings;
 use stonebrain::arena::player::{Builtin, Player, Turn};
 use stonebrain::arena::referee::TimeControl;
-use stonebrain::engine::gomoku::fit::{fit, order_rank, quiet_features, Sample};
+use stonebrain::engine::gomoku::fit::{
+    choice, fit, fit_policy, order_rank, quiet_features, Sample,
+};
 use stonebrain::game::gomoku::{Gomoku, GomokuRules};
 use stonebrain::game::Game;
 
@@ -96,6 +102,13 @@ enum Step {
     /// How often the labelling engine's move is among the first candidates of the engine's
     /// static move order (the order before the search's table, killers and history).
     Order { labels: PathBuf },
+    /// Scores for the static move order, fitted to the labelling engine's moves.
+    Policy {
+        /// Positions' worth of pull towards 0 on each score.
+        #[arg(long, default_value_t = 1.0)]
+        ridge: f64,
+        labels: PathBuf,
+    },
     /// The fitted weights.
     Fit {
         /// Win rate given to a proven loss (and one minus it to a proven win).
@@ -107,6 +120,10 @@ enum Step {
         /// Samples' worth of pull towards 0 on each threat-table entry (most masks are rare).
         #[arg(long, default_value_t = 10.0)]
         ridge: f64,
+        /// Fit the shape-code table too, each entry pulled towards 0 by this many points' worth
+        /// (without it, the table is left out of the fit and printed empty).
+        #[arg(long)]
+        code_ridge: Option<f64>,
         labels: PathBuf,
     },
 }
@@ -134,12 +151,14 @@ fn main() -> Result<()> {
             output,
         } => choose(&spec, workers.max(1), &input, &output),
         Step::Order { labels } => order(&labels),
+        Step::Policy { ridge, labels } => fit_order(&labels, ridge),
         Step::Fit {
             proven,
             scale,
             ridge,
+            code_ridge,
             labels,
-        } => fit_labels(&labels, proven, scale, ridge),
+        } => fit_labels(&labels, proven, scale, ridge, code_ridge),
     }
 }
 
@@ -267,6 +286,53 @@ fn order(labels: &PathBuf) -> Result<()> {
         println!("within the first {k:>2}: {:.1}%", share(*count));
     }
     println!("not a candidate: {:.1}%", share(outside));
+    Ok(())
+}
+
+/// The chosen move of each labelled quiet position, fitted as the static move order's scores.
+fn fit_order(labels: &PathBuf, ridge: f64) -> Result<()> {
+    let mut choices = Vec::new();
+    for (n, line) in std::fs::read_to_string(labels)?.lines().enumerate() {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (Some(moves), Some(chosen)) = (cols.first(), cols.get(2)) else {
+            continue;
+        };
+        let g = parse_moves(moves).with_context(|| format!("line {}", n + 1))?;
+        let p = parse_openings(chosen, &g)
+            .map_err(|e| anyhow!("line {}: {e}", n + 1))?
+            .into_iter()
+            .flatten()
+            .next()
+            .ok_or_else(|| anyhow!("line {}: no move", n + 1))?;
+        choices.extend(choice(&g, p));
+    }
+    let f = fit_policy(&choices, 5, ridge).map_err(|e| anyhow!(e))?;
+    println!("{} positions, one in 5 held out", choices.len());
+    println!(
+        "log loss of the chosen move: fitted {:.4}, held out {:.4}",
+        f.train_loss, f.test_loss
+    );
+    for (i, k) in [1, 3, 8, 16].iter().enumerate() {
+        println!(
+            "held out, within the first {k:>2}: fitted {:.1}%, in use {:.1}%",
+            100.0 * f.fitted_within[i],
+            100.0 * f.current_within[i]
+        );
+    }
+    println!(
+        "const VALUE_WEIGHTS: [i32; 2] = [{}, {}];",
+        (f.value_weights[0] * 1000.0).round(),
+        (f.value_weights[1] * 1000.0).round()
+    );
+    let entries: Vec<String> = f
+        .table
+        .iter()
+        .map(|(c, a, d)| format!("({c}, {a}, {d})"))
+        .collect();
+    println!(
+        "const POLICY_FITTED: &[(u16, i32, i32)] = &[{}];",
+        entries.join(", ")
+    );
     Ok(())
 }
 
@@ -434,7 +500,13 @@ fn win_rate(eval: &str, proven: f64, scale: f64) -> Option<f64> {
     Some(1.0 / (1.0 + (-v / scale).exp()))
 }
 
-fn fit_labels(labels: &PathBuf, proven: f64, scale: f64, ridge: f64) -> Result<()> {
+fn fit_labels(
+    labels: &PathBuf,
+    proven: f64,
+    scale: f64,
+    ridge: f64,
+    code_ridge: Option<f64>,
+) -> Result<()> {
     let mut samples = Vec::new();
     for (n, line) in std::fs::read_to_string(labels)?.lines().enumerate() {
         let mut cols = line.split('\t');
@@ -448,7 +520,7 @@ fn fit_labels(labels: &PathBuf, proven: f64, scale: f64, ridge: f64) -> Result<(
         };
         samples.push(Sample { features, target });
     }
-    let f = fit(&samples, 5, ridge).map_err(|e| anyhow!(e))?;
+    let f = fit(&samples, 5, ridge, code_ridge).map_err(|e| anyhow!(e))?;
     println!("{} samples, one in 5 held out", samples.len());
     println!(
         "log loss: fitted {:.4} (held out {:.4}, {:.4} as written); in use {:.4} (held out {:.4})",
@@ -470,6 +542,15 @@ fn fit_labels(labels: &PathBuf, proven: f64, scale: f64, ridge: f64) -> Result<(
     println!(
         "const THREAT_FITTED: &[(u16, i32)] = &[{}];",
         seen.join(", ")
+    );
+    let codes: Vec<String> = f
+        .codes
+        .iter()
+        .map(|(c, m, w)| format!("({c}, {m}, {w})"))
+        .collect();
+    println!(
+        "const CODE_FITTED: &[(u16, i32, i32)] = &[{}];",
+        codes.join(", ")
     );
     Ok(())
 }

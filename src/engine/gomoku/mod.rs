@@ -12,6 +12,7 @@ mod eval;
 pub use board::Ordering;
 pub mod fit;
 mod pattern;
+mod policy;
 mod search;
 mod vcf;
 mod vct;
