@@ -40,7 +40,7 @@ use stonebrain::arena::referee::TimeControl;
 use stonebrain::engine::gomoku::fit::{
     choice, fit, fit_policy, order_rank, quiet_features, Sample,
 };
-use stonebrain::game::gomoku::{Gomoku, GomokuRules};
+use stonebrain::game::gomoku::{Gomoku, GomokuRules, Point};
 use stonebrain::game::Game;
 
 /// The board the evaluation is fitted on.
@@ -245,12 +245,9 @@ fn choose_some(spec: &str, lines: &[(usize, &str)]) -> Result<Vec<(usize, String
     Ok(chosen)
 }
 
-/// Prints, for the positions whose label has a move, the share of moves ranked within the first
-/// 1, 3, 5, 8 and 16 candidates (16 is the search's width) and the share not a candidate.
-fn order(labels: &PathBuf) -> Result<()> {
-    const FIRST: [usize; 5] = [1, 3, 5, 8, 16];
-    let (mut quiet, mut outside) = (0usize, 0usize);
-    let mut within = [0usize; FIRST.len()];
+/// Each labelled position that has a move, with the move.
+fn labelled_moves(labels: &PathBuf) -> Result<Vec<(Gomoku, Point)>> {
+    let mut out = Vec::new();
     for (n, line) in std::fs::read_to_string(labels)?.lines().enumerate() {
         let cols: Vec<&str> = line.split('\t').collect();
         let (Some(moves), Some(chosen)) = (cols.first(), cols.get(2)) else {
@@ -264,6 +261,18 @@ fn order(labels: &PathBuf) -> Result<()> {
             .flatten()
             .next()
             .ok_or_else(|| anyhow!("line {}: no move", n + 1))?;
+        out.push((g, p));
+    }
+    Ok(out)
+}
+
+/// Prints, for the positions whose label has a move, the share of moves ranked within the first
+/// 1, 3, 5, 8 and 16 candidates (16 is the search's width) and the share not a candidate.
+fn order(labels: &PathBuf) -> Result<()> {
+    const FIRST: [usize; 5] = [1, 3, 5, 8, 16];
+    let (mut quiet, mut outside) = (0usize, 0usize);
+    let mut within = [0usize; FIRST.len()];
+    for (g, p) in labelled_moves(labels)? {
         let Some(rank) = order_rank(&g, p) else {
             continue;
         };
@@ -292,18 +301,7 @@ fn order(labels: &PathBuf) -> Result<()> {
 /// The chosen move of each labelled quiet position, fitted as the static move order's scores.
 fn fit_order(labels: &PathBuf, ridge: f64) -> Result<()> {
     let mut choices = Vec::new();
-    for (n, line) in std::fs::read_to_string(labels)?.lines().enumerate() {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let (Some(moves), Some(chosen)) = (cols.first(), cols.get(2)) else {
-            continue;
-        };
-        let g = parse_moves(moves).with_context(|| format!("line {}", n + 1))?;
-        let p = parse_openings(chosen, &g)
-            .map_err(|e| anyhow!("line {}: {e}", n + 1))?
-            .into_iter()
-            .flatten()
-            .next()
-            .ok_or_else(|| anyhow!("line {}: no move", n + 1))?;
+    for (g, p) in labelled_moves(labels)? {
         choices.extend(choice(&g, p));
     }
     let f = fit_policy(&choices, 5, ridge).map_err(|e| anyhow!(e))?;

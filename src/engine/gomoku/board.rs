@@ -936,7 +936,7 @@ fn better_first(a: &(i32, Point), b: &(i32, Point)) -> std::cmp::Ordering {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::game::gomoku::GomokuRules;
 
@@ -1111,16 +1111,23 @@ mod tests {
         assert!(checked > 20, "only {checked} positions");
     }
 
-    /// The learned order scores a point by its two ranking values, weighted, and its two shape
-    /// codes' corrections; with it, the points that turn an open three into an open four come
-    /// first for the side that has the three, and among the first three for the side facing it.
-    #[test]
-    fn the_learned_order_puts_the_open_four_first_and_the_blocks_high() {
+    /// Black to move with three in a row open at both ends (White's stones well away), and the
+    /// two points that make it an open four.
+    pub(in crate::engine::gomoku) fn open_three() -> (Gomoku, [Point; 2]) {
         let mut g = Gomoku::new(GomokuRules::default());
         for (x, y) in [(6, 7), (2, 2), (7, 7), (2, 12), (8, 7), (12, 2)] {
             g.play(g.point(x, y));
         }
         let ends = [g.point(5, 7), g.point(9, 7)];
+        (g, ends)
+    }
+
+    /// The learned order scores a point by its two ranking values, weighted, and its two shape
+    /// codes' corrections; with it, the points that turn an open three into an open four come
+    /// first for the side that has the three, and among the first three for the side facing it.
+    #[test]
+    fn the_learned_order_puts_the_open_four_first_and_the_blocks_high() {
+        let (mut g, ends) = open_three();
         let mut b = Board::new(&g);
         b.order.learned = true;
         let me = b.side();
@@ -1164,13 +1171,7 @@ mod tests {
             let dot = |w: &[i32; EVAL_TERMS], f: &[i32; EVAL_TERMS]| {
                 w.iter().zip(f).map(|(a, b)| a * b).sum::<i32>()
             };
-            let by_code: i32 = (0..2)
-                .flat_map(|r| {
-                    f.codes[r]
-                        .iter()
-                        .map(move |&(c, n)| code_table()[c as usize][r] * n)
-                })
-                .sum();
+            let by_code = f.by_code();
             let v = dot(&EVAL_MOVER, &f.terms[0])
                 + dot(&EVAL_WAITER, &f.terms[1])
                 + threat_table()[f.mask]

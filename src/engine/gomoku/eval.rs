@@ -145,6 +145,19 @@ pub struct EvalFeatures {
     pub codes: [Vec<(u16, i32)>; 2],
 }
 
+impl EvalFeatures {
+    /// The code table's part of the evaluation: each code's count times its entry, per role.
+    pub fn by_code(&self) -> i32 {
+        (0..2)
+            .flat_map(|r| {
+                self.codes[r]
+                    .iter()
+                    .map(move |&(c, n)| code_table()[c as usize][r] * n)
+            })
+            .sum()
+    }
+}
+
 /// Shape codes: the four classes of a point, in any order (a point's four lines are alike),
 /// as the digits in base `CLASSES` of the classes sorted strongest first. Of the 6,561 numbers
 /// 495 are codes.
@@ -161,13 +174,17 @@ pub fn shape_code(classes: &[Class; 4]) -> usize {
 /// what its classes and combination give (0 for a code not listed).
 pub fn code_table() -> &'static [[i32; 2]] {
     static TABLE: OnceLock<Vec<[i32; 2]>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = vec![[0; 2]; SHAPE_CODES];
-        for &(code, mover, waiter) in CODE_FITTED {
-            t[code as usize] = [mover, waiter];
-        }
-        t
-    })
+    TABLE.get_or_init(|| per_code(CODE_FITTED))
+}
+
+/// A pair of numbers for every shape code, from the (code, first, second) entries listed (0
+/// for the rest): how the code tables are written down.
+pub fn per_code(entries: &[(u16, i32, i32)]) -> Vec<[i32; 2]> {
+    let mut t = vec![[0; 2]; SHAPE_CODES];
+    for &(code, a, b) in entries {
+        t[code as usize] = [a, b];
+    }
+    t
 }
 
 /// The code table's entries that are not 0: (code, mover, waiter). Empty: a fit of the table

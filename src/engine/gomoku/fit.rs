@@ -8,8 +8,8 @@
 
 use super::board::Board;
 use super::eval::{
-    code_table, threat_table, Combo, EvalFeatures, COMBO_TERMS, EVAL_MOVER, EVAL_TERMS,
-    EVAL_WAITER, MASKS, MOVE_TERM, SHAPE_CODES,
+    threat_table, Combo, EvalFeatures, COMBO_TERMS, EVAL_MOVER, EVAL_TERMS, EVAL_WAITER, MASKS,
+    MOVE_TERM, SHAPE_CODES,
 };
 use super::pattern::Class;
 use crate::game::gomoku::{Gomoku, Point};
@@ -173,13 +173,7 @@ pub fn fit(
     // The weights in use, with the one scale that suits them best.
     let current_x = |s: &Sample| -> Row {
         let f = &s.features;
-        let by_code: i32 = (0..2)
-            .flat_map(|r| {
-                f.codes[r]
-                    .iter()
-                    .map(move |&(c, n)| code_table()[c as usize][r] * n)
-            })
-            .sum();
+        let by_code = f.by_code();
         let v = dot(&EVAL_MOVER, &f.terms[0])
             + dot(&EVAL_WAITER, &f.terms[1])
             + threat_table()[f.mask] as f64
@@ -597,15 +591,19 @@ mod tests {
     use crate::game::gomoku::GomokuRules;
     use crate::game::Game;
 
-    /// Positions of a fixed pseudo-random walk near the centre, quiet ones only.
-    fn positions(count: usize) -> Vec<EvalFeatures> {
-        let mut seed = 12345u64;
-        let mut next = move || {
+    /// A fixed pseudo-random sequence (xorshift) from `seed`.
+    fn sequence(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    /// Positions of a fixed pseudo-random walk near the centre, quiet ones only.
+    fn positions(count: usize) -> Vec<EvalFeatures> {
+        let mut next = sequence(12345);
         let mut out = Vec::new();
         while out.len() < count {
             let mut g = Gomoku::new(GomokuRules::default());
@@ -628,11 +626,7 @@ mod tests {
     /// no candidate; a position with a five to make is not ranked at all.
     #[test]
     fn the_order_rank_puts_the_open_four_first_and_skips_what_it_cannot_rank() {
-        let mut g = Gomoku::new(GomokuRules::default());
-        for (x, y) in [(6, 7), (2, 2), (7, 7), (2, 12), (8, 7), (12, 2)] {
-            g.play(g.point(x, y));
-        }
-        let ends = [g.point(5, 7), g.point(9, 7)];
+        let (mut g, ends) = super::super::board::tests::open_three();
         let ranks: Vec<Option<Option<usize>>> = ends.iter().map(|&p| order_rank(&g, p)).collect();
         assert!(
             ranks.contains(&Some(Some(0))) && ranks.contains(&Some(Some(1))),
@@ -807,13 +801,7 @@ mod tests {
     /// them): the fitted order puts the chosen move first far more often than the order in use.
     #[test]
     fn a_policy_fit_learns_which_codes_are_chosen() {
-        let mut seed = 99u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = sequence(99);
         // The planted worth of an own code: its number's last digits, so that many codes differ.
         let worth = |c: &Candidate| (c.codes[0] % 7) as f64 * 1.5 + (c.codes[1] % 5) as f64;
         let mut choices = Vec::new();

@@ -7,7 +7,7 @@
 //! codes the fit seldom saw are held near 0, so that a rare shape keeps the rank its value
 //! gives it.
 
-use super::eval::SHAPE_CODES;
+use super::eval::per_code;
 use std::sync::OnceLock;
 
 /// Thousandths of a score unit per unit of ranking value, (own stone, opponent's stone).
@@ -299,11 +299,5 @@ const POLICY_FITTED: &[(u16, i32, i32)] = &[
 /// The scores of every code, (own stone, opponent's stone).
 pub fn policy_table() -> &'static [[i32; 2]] {
     static TABLE: OnceLock<Vec<[i32; 2]>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = vec![[0; 2]; SHAPE_CODES];
-        for &(code, own, theirs) in POLICY_FITTED {
-            t[code as usize] = [own, theirs];
-        }
-        t
-    })
+    TABLE.get_or_init(|| per_code(POLICY_FITTED))
 }
