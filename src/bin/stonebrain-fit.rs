@@ -322,15 +322,7 @@ fn fit_order(labels: &PathBuf, ridge: f64) -> Result<()> {
         (f.value_weights[0] * 1000.0).round(),
         (f.value_weights[1] * 1000.0).round()
     );
-    let entries: Vec<String> = f
-        .table
-        .iter()
-        .map(|(c, a, d)| format!("({c}, {a}, {d})"))
-        .collect();
-    println!(
-        "const POLICY_FITTED: &[(u16, i32, i32)] = &[{}];",
-        entries.join(", ")
-    );
+    print_code_table("POLICY_FITTED", &f.table);
     Ok(())
 }
 
@@ -541,16 +533,21 @@ fn fit_labels(
         "const THREAT_FITTED: &[(u16, i32)] = &[{}];",
         seen.join(", ")
     );
-    let codes: Vec<String> = f
-        .codes
+    print_code_table("CODE_FITTED", &f.codes);
+    Ok(())
+}
+
+/// Prints a table of (shape code, first, second) entries as the Rust constant `name`, the
+/// form `eval.rs` and `policy.rs` write their code tables in.
+fn print_code_table(name: &str, entries: &[(u16, i32, i32)]) {
+    let listed: Vec<String> = entries
         .iter()
-        .map(|(c, m, w)| format!("({c}, {m}, {w})"))
+        .map(|(c, a, b)| format!("({c}, {a}, {b})"))
         .collect();
     println!(
-        "const CODE_FITTED: &[(u16, i32, i32)] = &[{}];",
-        codes.join(", ")
+        "const {name}: &[(u16, i32, i32)] = &[{}];",
+        listed.join(", ")
     );
-    Ok(())
 }
 
 #[cfg(test)]
