@@ -521,6 +521,7 @@ impl ArenaGame for Gomoku {
                     "policy" => config.order.learned = v != 0.0,
                     "vct_depth" => config.vct_depth = v as u32,
                     "doubles" => config.defend_doubles = v as u8,
+                    "builders" => config.builders = v as usize,
                     "futility" => config.futility_margin = v as i32,
                     "futility_depth" => config.futility_depth = v as i32,
                     "prune" => config.prune_counts = v as u8,
@@ -536,7 +537,7 @@ impl ArenaGame for Gomoku {
                     _ => {
                         return Err(format!(
                             "unknown Gomoku engine option {key:?} (width, root_width, vct_share, ab_share, \
-                             resume, deepen, defend, lmr, history, hlift, qblock, leaf_vcf, attack, defence, sharp, policy, vct_depth, doubles, futility, \
+                             resume, deepen, defend, lmr, history, hlift, qblock, leaf_vcf, attack, defence, sharp, policy, vct_depth, doubles, builders, futility, \
                              futility_depth, prune, prune_sharp, se, se_margin, root_pvs, asp, fh, qvcf, razor, variety, variety_plies, \
                              qtt)"
                         ))

@@ -72,6 +72,9 @@ pub struct GomokuConfig {
     /// Against the opponent's double-threat points, search only their answers: 0 never, 1
     /// all, 2 those that hold a four.
     pub defend_doubles: u8,
+    /// Points a node searches beyond its width where the side to move makes two open twos or
+    /// better (`Searcher::builders`; 0: none).
+    pub builders: usize,
     /// Static futility pruning in alpha-beta: the margin a ply (0: off) and the depth up to
     /// which it applies (`Searcher::futility_margin`).
     pub futility_margin: i32,
@@ -148,6 +151,7 @@ impl Default for GomokuConfig {
             history: HistoryOrder::Lift(0.5),
             extend_blocks: true,
             defend_doubles: 0,
+            builders: 0,
             // Each alone was not shown better than the search without it at 100,000 nodes a
             // move, balanced openings (futility 60 at depth 4: +20, -1 to +41, over 863 games;
             // move counts: +12, -20 to +44, over 320; the null-window root: +4, -24 to +33,
@@ -331,6 +335,7 @@ impl GomokuEngine {
         searcher.history = self.config.history;
         searcher.extend_blocks = self.config.extend_blocks;
         searcher.defend_doubles = self.config.defend_doubles;
+        searcher.builders = self.config.builders;
         searcher.futility_margin = self.config.futility_margin;
         searcher.futility_depth = self.config.futility_depth;
         searcher.prune_counts = self.config.prune_counts;

@@ -256,6 +256,9 @@ pub struct Searcher<'a> {
     /// The depth of the iteration under way: an extension is only given within twice that many
     /// plies of the root, so that a line of singular moves cannot go on forever.
     pub root_depth: i32,
+    /// Points searched beyond `width` where the side to move makes two open twos or better
+    /// (`Board::candidates_with_builders`; 0: none).
+    pub builders: usize,
     /// Per ply, the move the singular search leaves out (`Point::MAX`: none).
     excluded: Vec<Point>,
     /// Singular searches made, and how many of them extended the move.
@@ -301,6 +304,7 @@ impl Searcher<'_> {
             fail_high_margin: 0,
             quiet_fours: 0,
             root_depth: 0,
+            builders: 0,
             excluded: vec![Point::MAX; MAX_PLY + 1],
             singular_tests: 0,
             singular_extensions: 0,
@@ -334,7 +338,7 @@ impl Searcher<'_> {
                 v
             }),
         })
-        .unwrap_or_else(|| self.board.candidates(width));
+        .unwrap_or_else(|| self.board.candidates_with_builders(width, self.builders));
         // Ordering: table move, killers, then the rest as `history` says; the static order
         // breaks ties.
         let killers = self.killers.get(ply).copied().unwrap_or([Point::MAX; 2]);
@@ -877,6 +881,41 @@ pub(super) mod tests {
             g.play(g.point(x, y));
         }
         g
+    }
+
+    /// A node's moves with `builders` on are its `width` best, then the points past them where
+    /// the side to move makes two open twos or better, at most `builders` of them, and the
+    /// search keeps its tactics.
+    #[test]
+    fn builders_past_the_width_are_searched_and_the_tactics_kept() {
+        let g = middle_game();
+        let mut board = Board::new(&g);
+        let (mut table, mut budget) = (Table::new(10), Budget::new(Limits::iterations(1)));
+        let me = board.side();
+        let all = board.candidates(usize::MAX);
+        let builds = |p: &Point| board.combo(*p, me) >= Combo::TwoFlexTwos;
+        // The first builder in the order, so that the width leaves it and any after it out.
+        let width = all
+            .iter()
+            .position(builds)
+            .expect("the middle game has a builder");
+        let past: Vec<Point> = all[width..].iter().copied().filter(builds).collect();
+        // More than one, so that the cap of 1 below leaves some out.
+        assert!(past.len() >= 2, "builders past the width: {past:?}");
+        let expected = |n: usize| [&all[..width], &past[..n.min(past.len())]].concat();
+        let mut s = Searcher::new(&mut board, &mut table, &mut budget, width, 4);
+        assert_eq!(s.moves(0, None), all[..width].to_vec(), "builders off");
+        for n in [1, 8] {
+            s.builders = n;
+            assert_eq!(s.moves(0, None), expected(n), "{n} builders");
+        }
+        let with_builders = |s: &mut Searcher| {
+            shallow_pruning(s);
+            s.builders = 8;
+        };
+        let (_, v) = configured_search(&g, 6, with_builders);
+        assert!(v.abs() < WIN_BOUND, "a quiet middle game valued {v}");
+        assert_open_threes_kept(|g| configured_search(g, 4, with_builders).1);
     }
 
     #[test]
