@@ -912,12 +912,15 @@ impl Board {
     /// low (each of its shapes is small), but it is how a win by threes begins, and in the
     /// games lost to Rapfi its winning first move often stood 17th to 23rd in the order.
     pub fn candidates_with_builders(&self, k: usize, extra: usize) -> Vec<Point> {
+        if extra == 0 {
+            return self.candidates(k);
+        }
         let me = self.side();
         let mut scored = self.scored(
             (0..(self.n * self.n) as Point)
                 .filter(|&p| self.near[p as usize] > 0 && self.pos.color_at(p).is_none()),
         );
-        if extra == 0 || scored.len() <= k {
+        if scored.len() <= k {
             return self.candidates(k);
         }
         scored.select_nth_unstable_by(k, better_first);
