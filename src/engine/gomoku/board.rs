@@ -912,38 +912,29 @@ impl Board {
     /// low (each of its shapes is small), but it is how a win by threes begins, and in the
     /// games lost to Rapfi its winning first move often stood 17th to 23rd in the order.
     pub fn candidates_with_builders(&self, k: usize, extra: usize) -> Vec<Point> {
-        if extra == 0 {
-            return self.candidates(k);
+        let mut moves = self.candidates(k);
+        if extra == 0 || moves.len() < k {
+            return moves;
         }
         let me = self.side();
-        let mut scored = self.scored(
-            (0..(self.n * self.n) as Point)
-                .filter(|&p| self.near[p as usize] > 0 && self.pos.color_at(p).is_none()),
+        let builders = self.ranked(
+            self.near_points()
+                .filter(|&p| self.combo(p, me) >= Combo::TwoFlexTwos && !moves.contains(&p)),
         );
-        if scored.len() <= k {
-            return self.candidates(k);
-        }
-        scored.select_nth_unstable_by(k, better_first);
-        let (top, rest) = scored.split_at_mut(k);
-        top.sort_unstable_by(better_first);
-        let mut builders: Vec<(i32, Point)> = rest
-            .iter()
-            .copied()
-            .filter(|&(_, p)| self.combo(p, me) >= Combo::TwoFlexTwos)
-            .collect();
-        builders.sort_unstable_by(better_first);
-        builders.truncate(extra);
-        top.iter().chain(&builders).map(|&(_, p)| p).collect()
+        moves.extend(builders.into_iter().take(extra));
+        moves
+    }
+
+    /// The empty points near a stone: the points a node may search.
+    fn near_points(&self) -> impl Iterator<Item = Point> + '_ {
+        (0..(self.n * self.n) as Point)
+            .filter(|&p| self.near[p as usize] > 0 && self.pos.color_at(p).is_none())
     }
 
     /// Candidate points (near a stone; the centre on an empty board), best first for the side
     /// to move by attack plus defence, at most `k`.
     pub fn candidates(&self, k: usize) -> Vec<Point> {
-        let mut v = self.ranked_top(
-            (0..(self.n * self.n) as Point)
-                .filter(|&p| self.near[p as usize] > 0 && self.pos.color_at(p).is_none()),
-            k,
-        );
+        let mut v = self.ranked_top(self.near_points(), k);
         if v.is_empty() && k > 0 {
             let c = (self.n / 2) as Point;
             if self.pos.color_at(c * self.n as Point + c).is_none() {
