@@ -45,9 +45,10 @@ pub struct Bracket {
     pub champion: Option<usize>,
 }
 
-use super::duel::{EngineSpec, Seat};
+use super::engines::{EngineSpec, Seat};
+use super::player::TimeControl;
 use super::player::{ArenaGame, GameOptions};
-use super::referee::{play_game, TimeControl};
+use super::referee::play_game;
 use crate::game::Color;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

@@ -1,9 +1,10 @@
 //! The `arena` and `bracket` commands: options, progress on the terminal, files written.
 
 use super::bracket::{parse_entrants, run_bracket, Bracket, BracketConfig, Series};
-use super::duel::{parse_openings, run_match, EngineSpec, MatchConfig, MatchGame, MatchResult};
+use super::duel::{parse_openings, run_match, MatchConfig, MatchGame, MatchResult};
+use super::engines::EngineSpec;
+use super::player::TimeControl;
 use super::player::{ArenaGame, GameOptions};
-use super::referee::TimeControl;
 use super::report::bracket_html;
 use super::stats::{
     elo_estimate, elo_estimate_pairs, likelihood_of_superiority, parse_sprt, MatchScore,

@@ -4,34 +4,10 @@
 //! crash, closed pipe, missing keep-running marker) loses the game on the spot, and the record
 //! says why. The clocks run per turn.
 
-use super::player::{ArenaGame, GameEnd, Player, Turn};
+use super::player::{ArenaGame, GameEnd, Player, TimeControl, Turn};
 use super::record::{EndReason, GameRecord, MoveRecord};
 use crate::game::{Color, Outcome};
 use std::time::Duration;
-
-/// Clocks: a limit per move, a limit for the whole game per side, or both.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TimeControl {
-    pub per_move: Option<Duration>,
-    pub per_game: Option<Duration>,
-}
-
-impl TimeControl {
-    /// The most the next move may take for a side that has used `used` so far; `None` when the
-    /// game clock has run out.
-    fn budget(&self, used: Duration) -> Option<Duration> {
-        // With no clock at all, a day stands in for "unlimited".
-        let mut budget = self.per_move.unwrap_or(Duration::from_secs(86_400));
-        if let Some(game) = self.per_game {
-            let left = game.checked_sub(used)?;
-            if left.is_zero() {
-                return None;
-            }
-            budget = budget.min(left);
-        }
-        Some(budget)
-    }
-}
 
 /// Plays one game from `start` (after the `opening` stones, which count for nobody's clock and
 /// must end between turns).
@@ -250,7 +226,8 @@ impl<G: ArenaGame> GameState<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::player::{Builtin, GameOptions};
+    use crate::arena::player::GameOptions;
+    use crate::arena::players::builtin::Builtin;
     use crate::game::nogo::Nogo;
     use crate::game::Game;
 

@@ -35,8 +35,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 use stonebrain::arena::duel::parse_openings;
-use stonebrain::arena::player::{Builtin, Player, Turn};
-use stonebrain::arena::referee::TimeControl;
+use stonebrain::arena::player::TimeControl;
+use stonebrain::arena::player::{Player, Turn};
+use stonebrain::arena::players::builtin::Builtin;
 use stonebrain::engine::gomoku::fit::{
     choice, fit, fit_policy, order_rank, quiet_features, Sample,
 };

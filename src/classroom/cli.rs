@@ -5,7 +5,7 @@ use super::http_server::{serve, ServerSettings};
 use super::http_wire::Limits;
 use super::rsa::{PublicKey, MIN_KEY_BITS};
 use super::server::BotSettings;
-use crate::engine::gomoku_level::Level;
+use crate::engine::gomoku::level::Level;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;

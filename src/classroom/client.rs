@@ -8,7 +8,7 @@
 use super::api::{CallError, ClassApi};
 use super::rsa::PublicKey;
 use super::think::choose_move;
-use crate::engine::gomoku_level::{self, Level};
+use crate::engine::gomoku::level::{self, Level};
 use crate::engine::Engine;
 use crate::game::gomoku::{parse_seed_moves, Gomoku};
 use rand::rngs::SmallRng;
@@ -323,7 +323,7 @@ pub fn play_one_game(settings: ClientSettings) -> Result<(), String> {
             PublicKey::parse(text)?
         }
     };
-    let engine = gomoku_level::build(settings.level, rng.gen());
+    let engine = level::build(settings.level, rng.gen());
     let mut client = Client {
         api,
         settings,

@@ -9,7 +9,7 @@ use super::server::{decrypt_login, failure, BotSettings, Classroom};
 use super::store::Store;
 use super::think::choose_move;
 use super::users::Users;
-use crate::engine::gomoku_level;
+use crate::engine::gomoku::level;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use serde_json::{json, Value};
@@ -199,7 +199,7 @@ fn index() -> Value {
 /// The built-in engine's thread: finds a game where it is to move, thinks without holding the
 /// lock, then plays if the game has not moved on meanwhile.
 fn run_engine(class: Arc<Mutex<Classroom>>, bot: BotSettings) {
-    let mut engine = gomoku_level::build(bot.level, 0x5eed_0000);
+    let mut engine = level::build(bot.level, 0x5eed_0000);
     loop {
         let turn = lock(&class).engine_turn(Instant::now());
         let Some((id, moves, left)) = turn else {

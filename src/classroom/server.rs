@@ -9,7 +9,7 @@ use super::game::{Player, ServerGame};
 use super::rsa::{KeyPair, PrivateKey};
 use super::store::Store;
 use super::users::{valid_user_name, Users};
-use crate::engine::gomoku_level::Level;
+use crate::engine::gomoku::level::Level;
 use rand::rngs::SmallRng;
 use rand::Rng;
 use serde_json::{json, Value};

@@ -41,7 +41,7 @@ pub fn choose_move(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::gomoku_level::{build, Level};
+    use crate::engine::gomoku::level::{build, Level};
     use crate::game::gomoku::parse_seed_moves;
 
     #[test]

@@ -4,10 +4,10 @@
 //! about a game is here.
 
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
+use crate::engine::gomoku::classic::GomokuClassic;
+use crate::engine::gomoku::level::Level;
+use crate::engine::gomoku::wintable::GomokuWintable;
 use crate::engine::gomoku::{GomokuConfig, GomokuEngine};
-use crate::engine::gomoku_classic::GomokuClassic;
-use crate::engine::gomoku_level::Level;
-use crate::engine::gomoku_wintable::GomokuWintable;
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::engine::Engine;
 use crate::game::connect6::{self, Connect6, Connect6Rules};

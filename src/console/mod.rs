@@ -15,7 +15,7 @@ pub mod notation;
 pub mod savefile;
 pub mod term;
 
-use crate::engine::gomoku_level::Level;
+use crate::engine::gomoku::level::Level;
 use crate::game::connect6::Connect6;
 use crate::game::gomoku::Gomoku;
 use crate::game::nogo::Nogo;

@@ -22,7 +22,7 @@
 
 use super::games::Setup;
 use super::notation::Notation;
-use crate::engine::gomoku_level::Level;
+use crate::engine::gomoku::level::Level;
 use crate::game::Color;
 use crate::protocol::GameKind;
 use std::path::Path;

@@ -3,11 +3,7 @@
 //! `Engine` trait.
 
 pub mod connect6;
-pub mod connect6_greedy;
 pub mod gomoku;
-pub mod gomoku_classic;
-pub mod gomoku_level;
-pub mod gomoku_wintable;
 pub mod nogo;
 pub mod random;
 

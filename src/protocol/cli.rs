@@ -9,7 +9,7 @@ use super::sau::{self, Sau, SauConfig};
 use super::session::Session;
 use super::{serve, Line, LineReader, Protocol, ThreadedLines};
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
-use crate::engine::gomoku_level::{self, Level};
+use crate::engine::gomoku::level::{self, Level};
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::game::connect6::{Connect6, Connect6Rules};
 use crate::game::gomoku::Gomoku;
@@ -452,7 +452,7 @@ fn connect6_session(args: &ServeArgs, seed: u64, start: Connect6) -> Session<Con
 }
 
 fn gomoku_session(args: &ServeArgs, seed: u64, start: Gomoku) -> Session<Gomoku> {
-    let mut session = Session::new(start, gomoku_level::build(args.level, seed));
+    let mut session = Session::new(start, level::build(args.level, seed));
     session.max_iterations = args.playouts;
     session
 }

@@ -153,7 +153,7 @@ impl GamePlan {
     /// needs its share), so the plan expects 10 turns (at least 5 more, however long the game),
     /// weighs the first ones as much as the middle ones, turns from the 9th on 0.7, and keeps a
     /// tenth of the clock in reserve. Measured against the plan for 14 turns that gave the first
-    /// two half a share (see the README's strength notes).
+    /// two half a share (see docs/experiments/connect6.md).
     pub const CONNECT6: GamePlan = GamePlan {
         typical_turns: 10,
         min_turns_left: 5,

@@ -2,7 +2,7 @@
 //! sides are the release binary over the same protocol), with the time each side is told and the
 //! limit the arena holds it to.
 
-use crate::arena::referee::TimeControl;
+use crate::arena::player::TimeControl;
 use std::time::Duration;
 
 /// The soak's limit for a move. The bot keeps its shipped margin (150 ms, `--margin-ms`'s

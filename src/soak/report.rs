@@ -142,7 +142,7 @@ pub fn totals(summary: &SoakSummary) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::referee::TimeControl;
+    use crate::arena::player::TimeControl;
     use crate::game::Color;
 
     #[test]

@@ -3,11 +3,13 @@
 //! the limit, and (when measured) the processes' peak memory.
 
 use super::plan::{Pair, SoakGame};
-use crate::arena::duel::{run_match, EngineKind, EngineSpec, MatchConfig, MatchGame};
+use crate::arena::duel::{run_match, MatchConfig, MatchGame};
+use crate::arena::engines::{EngineKind, EngineSpec};
 use crate::arena::memory::PeakMemory;
+use crate::arena::player::TimeControl;
 use crate::arena::player::{ArenaGame, GameOptions, Player};
 use crate::arena::record::{EndReason, GameRecord};
-use crate::arena::referee::{play_game, TimeControl};
+use crate::arena::referee::play_game;
 use crate::game::connect6::Connect6;
 use crate::game::gomoku::Gomoku;
 use crate::game::nogo::Nogo;

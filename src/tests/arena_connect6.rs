@@ -5,12 +5,15 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use stonebrain::arena::botzone_player::{BotzoneMode, BotzonePlayer};
-use stonebrain::arena::duel::{run_match, EngineSpec, MatchConfig};
-use stonebrain::arena::player::{Answer, ArenaGame, Builtin, GameEnd, GameOptions, Player, Turn};
+use stonebrain::arena::duel::{run_match, MatchConfig};
+use stonebrain::arena::engines::EngineSpec;
+use stonebrain::arena::player::TimeControl;
+use stonebrain::arena::player::{Answer, ArenaGame, GameEnd, GameOptions, Player, Turn};
+use stonebrain::arena::players::botzone::{BotzoneMode, BotzonePlayer};
+use stonebrain::arena::players::builtin::Builtin;
+use stonebrain::arena::players::sau::SauPlayer;
 use stonebrain::arena::record::{EndReason, GameRecord};
-use stonebrain::arena::referee::{play_game, TimeControl};
-use stonebrain::arena::sau_player::SauPlayer;
+use stonebrain::arena::referee::play_game;
 use stonebrain::game::connect6::{Connect6, Stone};
 use stonebrain::game::{Color, Game, Outcome};
 

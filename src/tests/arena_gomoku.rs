@@ -7,11 +7,14 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-use stonebrain::arena::duel::{parse_openings, run_match, EngineSpec, MatchConfig};
-use stonebrain::arena::gomocup_player::GomocupPlayer;
-use stonebrain::arena::player::{Answer, ArenaGame, Builtin, GameEnd, GameOptions, Player, Turn};
+use stonebrain::arena::duel::{parse_openings, run_match, MatchConfig};
+use stonebrain::arena::engines::EngineSpec;
+use stonebrain::arena::player::TimeControl;
+use stonebrain::arena::player::{Answer, ArenaGame, GameEnd, GameOptions, Player, Turn};
+use stonebrain::arena::players::builtin::Builtin;
+use stonebrain::arena::players::gomocup::GomocupPlayer;
 use stonebrain::arena::record::{EndReason, GameRecord};
-use stonebrain::arena::referee::{play_game, TimeControl};
+use stonebrain::arena::referee::play_game;
 use stonebrain::game::gomoku::{Gomoku, Point};
 use stonebrain::game::{Color, Game, Outcome};
 
@@ -966,7 +969,7 @@ fn the_real_bot_plays_gomoku_over_gomocup() {
 /// both colours: legal play to the end, and a win against the random player.
 #[test]
 fn the_real_bot_plays_gomoku_on_botzone() {
-    use stonebrain::arena::botzone_player::{BotzoneMode, BotzonePlayer};
+    use stonebrain::arena::players::botzone::{BotzoneMode, BotzonePlayer};
     let cmd = format!(
         "{} --protocol botzone --game gomoku --seed 3 --time-ms 300",
         bin()

@@ -3,10 +3,12 @@
 
 use std::path::Path;
 use std::time::Duration;
-use stonebrain::arena::botzone_player::{BotzoneMode, BotzonePlayer};
-use stonebrain::arena::player::{ArenaGame, Builtin, GameOptions};
+use stonebrain::arena::player::TimeControl;
+use stonebrain::arena::player::{ArenaGame, GameOptions};
+use stonebrain::arena::players::botzone::{BotzoneMode, BotzonePlayer};
+use stonebrain::arena::players::builtin::Builtin;
 use stonebrain::arena::record::{EndReason, GameRecord};
-use stonebrain::arena::referee::{play_game, TimeControl};
+use stonebrain::arena::referee::play_game;
 use stonebrain::game::nogo::Nogo;
 use stonebrain::game::Color;
 

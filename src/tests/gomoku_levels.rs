@@ -1,8 +1,8 @@
-//! The teaching levels through the level switch (`engine::gomoku_level::build`): `classic` (seed
+//! The teaching levels through the level switch (`engine::gomoku::level::build`): `classic` (seed
 //! 000, step 8) and `wintable` (seed 004) against the random player and against each other, in
 //! process, on boards from 11 to 20.
 
-use stonebrain::engine::gomoku_level::{build, Level};
+use stonebrain::engine::gomoku::level::{build, Level};
 use stonebrain::engine::random::RandomPlayer;
 use stonebrain::engine::Engine;
 use stonebrain::game::gomoku::{Gomoku, GomokuRules};

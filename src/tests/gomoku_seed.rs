@@ -7,7 +7,7 @@
 //! from its rules by hand, each worked out in a comment, and include the seed's own game, whose
 //! last two moves are what the rules choose.
 
-use stonebrain::engine::gomoku_wintable::{WinTable, BASIC_WEIGHTS};
+use stonebrain::engine::gomoku::wintable::{WinTable, BASIC_WEIGHTS};
 use stonebrain::game::gomoku::{
     parse_seed_move, parse_seed_moves, seed_board_string, Gomoku, GomokuRules, Point,
 };

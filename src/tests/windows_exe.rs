@@ -15,8 +15,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{mpsc, OnceLock};
 use std::time::Duration;
 use stonebrain::arena::duel::MatchConfig;
+use stonebrain::arena::player::TimeControl;
 use stonebrain::arena::player::{ArenaGame, GameOptions};
-use stonebrain::arena::referee::TimeControl;
 use stonebrain::game::connect6::Connect6;
 use stonebrain::game::gomoku::Gomoku;
 

@@ -59,7 +59,7 @@ impl Default for Width {
     /// Wide, with the late turns reduced: 12 first stones and 40 pairs (9 and 28 before) offer
     /// more of the turns a different program plays, and null windows with late-move reductions
     /// make those extra turns cheap. Together they measured +198 in self-play against 9 and 28
-    /// without reductions (see the README's strength notes); the wider generation alone had
+    /// without reductions (see docs/experiments/connect6.md); the wider generation alone had
     /// measured -47, the reductions alone +30.
     fn default() -> Width {
         Width {

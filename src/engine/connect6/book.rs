@@ -3,7 +3,7 @@
 //!
 //! Each line is written relative to Black's first stone and holds under the board's eight
 //! symmetries, so it matches wherever that stone stands as long as the answer fits on the board.
-//! The one line so far comes from our games against Cloudict (see the README's strength notes):
+//! The one line so far comes from our games against Cloudict (see docs/experiments/connect6.md):
 //! White's first turn is the two stones orthogonally next to Black's stone, at a right angle (an
 //! "L"). Before the book, our White turns of that shape won 15 of 20 games against Cloudict at
 //! depth 4 and pairs a cell further out won 22 of 68; Cloudict itself answers that way in every

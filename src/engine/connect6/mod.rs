@@ -14,10 +14,13 @@
 //!    by the next in alpha-beta's order that survives them if it does not;
 //! 7. with `resume` on, the time the check left goes back to alpha-beta, from the iteration
 //!    after its last complete one, and a better turn it finds is checked again.
+//!
+//! Beside it, `greedy.rs`: the searchless baseline the arena offers as `greedy`.
 
 mod alphabeta;
 mod board;
 mod book;
+pub mod greedy;
 mod lines;
 mod threats;
 
@@ -92,25 +95,25 @@ impl Default for Connect6Config {
             width: Width::default(),
             vcdt_depth: 8,
             safety_depth: 10,
-            // Measured without a gain (see the README's strength notes): off.
+            // Measured without a gain (see docs/experiments/connect6.md): off.
             safety_research: false,
             // One single threat, to 7 turns: the lines Cloudict won most of its games with (see
-            // the README's strength notes).
+            // docs/experiments/connect6.md).
             singles: 1,
             single_depth: 7,
             vcdt_share: 0.3,
             ab_share: AB_SHARE,
             deepen_ratio: 1.0,
-            // Measured without a decision so far (see the README's strength notes): off.
+            // Measured without a decision so far (see docs/experiments/connect6.md): off.
             resume: false,
-            // Measured without a gain so far (see the README's strength notes): off.
+            // Measured without a gain so far (see docs/experiments/connect6.md): off.
             stretch: false,
             unsettled_drop: UNSETTLED_DROP,
             max_depth: 12,
             table_bits: 18,
             variety: 15,
             variety_plies: 12,
-            // Better against Cloudict, worse in self-play (see the README's strength notes): off.
+            // Better against Cloudict, worse in self-play (see docs/experiments/connect6.md): off.
             book: false,
             weights: Weights::default(),
         }

@@ -6,16 +6,22 @@
 //! 2. a VCF, then (within part of the time) a VCT;
 //! 3. otherwise iteratively deepened alpha-beta, with a quiescence search of fours at the leaves;
 //! 4. the chosen move, and the next best if need be, checked against the opponent's VCF and VCT.
+//!
+//! Beside it, the teaching levels of the seeds (`classic.rs`, `wintable.rs`) and the switch that
+//! picks one by name (`level.rs`); `fit.rs` fits the evaluation's weights offline.
 
 mod board;
+pub mod classic;
 mod eval;
 pub use board::Ordering;
 pub mod fit;
+pub mod level;
 mod pattern;
 mod policy;
 mod search;
 mod vcf;
 mod vct;
+pub mod wintable;
 
 use super::{Decision, Engine};
 use crate::game::gomoku::{Gomoku, Point};
@@ -805,7 +811,7 @@ mod selfplay_print {
 #[cfg(test)]
 mod spar {
     use super::*;
-    use crate::engine::gomoku_level::{build, Level};
+    use crate::engine::gomoku::level::{build, Level};
     use crate::game::gomoku::GomokuRules;
     use crate::game::{Color, Outcome};
     use std::time::Duration;

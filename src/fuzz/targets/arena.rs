@@ -11,13 +11,13 @@
 use super::super::grammar::{chance, coordinate, extreme, random_game};
 use super::super::header::Header;
 use super::super::{Harness, Target, Workspace};
-use crate::arena::botzone_player::BotzonePlayer;
-use crate::arena::gomocup_player::{read_move, read_start_answer};
-use crate::arena::gtp_player::{read_genmove, read_response};
 use crate::arena::player::ArenaGame;
+use crate::arena::players::botzone::BotzonePlayer;
+use crate::arena::players::gomocup::{read_move, read_start_answer};
+use crate::arena::players::gtp::{read_genmove, read_response};
+use crate::arena::players::sau::{read_name, read_turn};
 use crate::arena::process::{BotPipe, ReadFailure};
 use crate::arena::record::EndReason;
-use crate::arena::sau_player::{read_name, read_turn};
 use crate::game::connect6::{Connect6, Connect6Rules};
 use crate::game::gomoku::Gomoku;
 use crate::game::nogo::{Nogo, NogoRules};

@@ -13,7 +13,7 @@ use super::{botzone, gomocup, gtp, sau};
 use super::{
     connect6_session, gomoku_session, input_lines, nogo_session, output_text, serve_bytes,
 };
-use crate::engine::gomoku_level::Level;
+use crate::engine::gomoku::level::Level;
 use crate::game::nogo::Nogo;
 use crate::protocol::botzone::{BotzoneConfig, BotzoneJson, BotzoneLanguage, BotzoneSimple};
 use crate::protocol::detect::{choose_game, detect, GameKind, ProtocolKind};

@@ -20,7 +20,7 @@ use crate::classroom::rsa::{is_probable_prime, KeyPair, PrivateKey, PublicKey, P
 use crate::classroom::server::{BotSettings, Classroom};
 use crate::classroom::store::Store;
 use crate::classroom::users::Users;
-use crate::engine::gomoku_level::Level;
+use crate::engine::gomoku::level::Level;
 use crate::game::gomoku::{seed_move_text, Point};
 use num_bigint::BigUint;
 use rand::rngs::SmallRng;

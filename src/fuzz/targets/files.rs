@@ -17,7 +17,7 @@ use crate::classroom::store::parse_key;
 use crate::classroom::users::{valid_user_name, Users};
 use crate::console::games::{ConsoleGame, Setup};
 use crate::console::savefile::SaveFile;
-use crate::engine::gomoku_level::Level;
+use crate::engine::gomoku::level::Level;
 use crate::game::connect6::{self, Connect6};
 use crate::game::gomoku::{self, seed_game_text, Gomoku};
 use crate::game::nogo::Nogo;

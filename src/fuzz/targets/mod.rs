@@ -13,8 +13,8 @@ pub mod sau;
 
 use super::Target;
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
+use crate::engine::gomoku::level::{self, Level};
 use crate::engine::gomoku::{GomokuConfig, GomokuEngine};
-use crate::engine::gomoku_level::{self, Level};
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::game::connect6::Connect6;
 use crate::game::gomoku::Gomoku;
@@ -77,7 +77,7 @@ pub fn gomoku_session(start: Gomoku, level: Level) -> Session<Gomoku> {
             table_bits: TABLE_BITS,
             ..GomokuConfig::default()
         })),
-        other => gomoku_level::build(other, ENGINE_SEED),
+        other => level::build(other, ENGINE_SEED),
     };
     let mut s = Session::new(start, engine);
     s.max_iterations = Some(SEARCH_ITERATIONS);

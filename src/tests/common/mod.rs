@@ -388,7 +388,8 @@ pub fn wins_every_game_against_random<G: stonebrain::arena::player::ArenaGame>(
     protocol: &str,
     config: &stonebrain::arena::duel::MatchConfig,
 ) {
-    use stonebrain::arena::duel::{run_match, EngineSpec};
+    use stonebrain::arena::duel::run_match;
+    use stonebrain::arena::engines::EngineSpec;
     use stonebrain::arena::record::EndReason;
     let program = EngineSpec::parse(&[
         "name=program".to_string(),

@@ -2,10 +2,10 @@
 //! method of seed 004), `classic` (the ten scoring rules of seed 000, step 8) and `full` (the
 //! search engine, the default).
 
-use super::gomoku::{GomokuConfig, GomokuEngine};
-use super::gomoku_classic::GomokuClassic;
-use super::gomoku_wintable::GomokuWintable;
-use super::Engine;
+use super::classic::GomokuClassic;
+use super::wintable::GomokuWintable;
+use super::{GomokuConfig, GomokuEngine};
+use crate::engine::Engine;
 use crate::game::gomoku::Gomoku;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -38,7 +38,7 @@ impl Level {
 }
 
 /// The engine of a level: `wintable` and `classic` are the seeds' teaching players
-/// (`gomoku_wintable`, `gomoku_classic`); `seed` breaks their ties between equal points.
+/// (`wintable.rs`, `classic.rs`); `seed` breaks their ties between equal points.
 // `GomokuConfig` has only the seed for now; the `full` arm is written for the fields its owner
 // will add, so the struct update stays.
 #[allow(clippy::needless_update)]

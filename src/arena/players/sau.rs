@@ -31,10 +31,12 @@
 //! Either mode can send `init` lines (`init="depth 4"`) once the program has started, for engines
 //! that take their settings on their input.
 
-use super::memory::PeakMemory;
-use super::player::{Answer, ArenaGame, GameEnd, Player, Turn};
-use super::process::{BotPipe, BotProcess, ReadFailure};
-use super::record::EndReason;
+use super::common::clip;
+use super::common::read_reply;
+use crate::arena::memory::PeakMemory;
+use crate::arena::player::{Answer, ArenaGame, GameEnd, Player, Turn};
+use crate::arena::process::{BotPipe, BotProcess, ReadFailure};
+use crate::arena::record::EndReason;
 use crate::game::Color;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -187,23 +189,18 @@ pub fn read_turn<G: ArenaGame>(
     deadline: Instant,
 ) -> Result<Vec<G::Move>, EndReason> {
     loop {
-        match process.read_line(deadline) {
-            Ok(line) => {
-                // The platform skips whatever does not hold the keyword.
-                let found = if tolerant {
-                    tolerant_answer(&line)
-                } else {
-                    keyword_argument(&line, "move")
-                };
-                if let Some(argument) = found {
-                    return match widen(tolerant, argument) {
-                        Some(four) => decode(pos, &four, &line),
-                        None => decode(pos, argument, &line),
-                    };
-                }
-            }
-            Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
-            Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
+        let line = read_reply(process, deadline)?;
+        // The platform skips whatever does not hold the keyword.
+        let found = if tolerant {
+            tolerant_answer(&line)
+        } else {
+            keyword_argument(&line, "move")
+        };
+        if let Some(argument) = found {
+            return match widen(tolerant, argument) {
+                Some(four) => decode(pos, &four, &line),
+                None => decode(pos, argument, &line),
+            };
         }
     }
 }
@@ -300,14 +297,6 @@ pub fn decode<G: ArenaGame>(
         stones.push(stone);
     }
     Ok(stones)
-}
-
-pub(super) fn clip(s: &str) -> String {
-    let mut out: String = s.chars().take(80).collect();
-    if out.len() < s.len() {
-        out.push_str("...");
-    }
-    format!("{out:?}")
 }
 
 impl<G: ArenaGame> Player<G> for SauPlayer {

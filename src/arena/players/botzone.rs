@@ -5,15 +5,25 @@
 //!
 //! Both in JSON and in the simple (line) interaction.
 
-use super::memory::PeakMemory;
-use super::player::{Answer, ArenaGame, GameEnd, Player, Turn};
-use super::process::{BotPipe, BotProcess, ReadFailure};
-use super::record::EndReason;
+use super::common::clip;
+use super::common::read_reply;
+use crate::arena::memory::PeakMemory;
+use crate::arena::player::{Answer, ArenaGame, GameEnd, Player, Turn};
+use crate::arena::process::{BotPipe, BotProcess};
+use crate::arena::record::EndReason;
 use crate::game::Color;
 use crate::protocol::botzone::{BotzoneMove, KEEP_RUNNING_MARKER};
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The Botzone protocol names; which of them a game speaks is `ArenaGame::check_protocol`'s say.
+pub const BOTZONE_PROTOCOLS: [&str; 4] = [
+    "botzone",
+    "botzone-keep-running",
+    "botzone-simple",
+    "botzone-simple-keep-running",
+];
 
 /// After its answer, a keep-running bot gets this long to print the marker.
 const MARKER_GRACE: Duration = Duration::from_secs(2);
@@ -137,11 +147,7 @@ impl BotzonePlayer {
         process: &mut dyn BotPipe,
         deadline: Instant,
     ) -> Result<Vec<G::Move>, EndReason> {
-        let line = match process.read_line(deadline) {
-            Ok(line) => line,
-            Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
-            Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
-        };
+        let line = read_reply(process, deadline)?;
         let parsed = if simple {
             G::turn_from_simple(&line)
         } else {
@@ -213,14 +219,6 @@ impl BotzonePlayer {
         self.kept = Some(process);
         Ok(m)
     }
-}
-
-fn clip(s: &str) -> String {
-    let mut out: String = s.chars().take(80).collect();
-    if out.len() < s.len() {
-        out.push_str("...");
-    }
-    format!("{out:?}")
 }
 
 impl<G: ArenaGame + BotzoneMove> Player<G> for BotzonePlayer {

@@ -19,11 +19,12 @@
 //! closing the answer. The clock of a turn runs from the first `play` or `time_left` sent to
 //! the answer of `genmove`.
 
-use super::memory::PeakMemory;
-use super::player::{Answer, GameEnd, Player, Turn};
-use super::process::{BotPipe, BotProcess, ReadFailure};
-use super::record::EndReason;
-use super::sau_player::clip;
+use super::common::clip;
+use super::common::read_reply;
+use crate::arena::memory::PeakMemory;
+use crate::arena::player::{Answer, GameEnd, Player, Turn};
+use crate::arena::process::{BotPipe, BotProcess};
+use crate::arena::record::EndReason;
 use crate::game::nogo::{Nogo, Point};
 use crate::game::Color;
 use crate::protocol::gtp::{parse_vertex, vertex_name};
@@ -61,11 +62,7 @@ pub fn read_response(process: &mut dyn BotPipe, deadline: Instant) -> Result<Res
     let mut first: Option<(bool, String)> = None;
     let mut text = String::new();
     loop {
-        let line = match process.read_line(deadline) {
-            Ok(line) => line,
-            Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
-            Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
-        };
+        let line = read_reply(process, deadline)?;
         let line = line.trim_end_matches(['\r', '\n']);
         match &first {
             None => {

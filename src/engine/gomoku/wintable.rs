@@ -23,7 +23,7 @@
 //! theirs, else our four, else the point where they would make a four, and so on down; an empty
 //! way still counts one point for either side, as in the seed.
 
-use super::{Decision, Engine};
+use crate::engine::{Decision, Engine};
 use crate::game::gomoku::{Gomoku, Point};
 use crate::game::{Color, Game};
 use crate::search::clock::Limits;

@@ -12,7 +12,7 @@
 //! It is meant to beat the random player nearly always and to give stronger engines a quick,
 //! reproducible sparring partner.
 
-use super::{Decision, Engine};
+use crate::engine::{Decision, Engine};
 use crate::game::connect6::{Connect6, Stone, RUN};
 use crate::game::{Color, Game};
 use crate::search::clock::Limits;

@@ -21,11 +21,12 @@
 //! either case. The clock of a turn runs from the first `INFO` line written to the answer read,
 //! as Gomocup counts everything but `START` into a turn.
 
-use super::memory::PeakMemory;
-use super::player::{Answer, GameEnd, Player, Turn};
-use super::process::{BotPipe, BotProcess, ReadFailure};
-use super::record::EndReason;
-use super::sau_player::clip;
+use super::common::clip;
+use super::common::read_reply;
+use crate::arena::memory::PeakMemory;
+use crate::arena::player::{Answer, GameEnd, Player, Turn};
+use crate::arena::process::{BotPipe, BotProcess, ReadFailure};
+use crate::arena::record::EndReason;
 use crate::game::gomoku::{Gomoku, Point};
 use crate::game::Color;
 use std::sync::Arc;
@@ -260,11 +261,7 @@ pub fn read_move(
     deadline: Instant,
 ) -> Result<Point, EndReason> {
     loop {
-        let line = match process.read_line(deadline) {
-            Ok(line) => line,
-            Err(ReadFailure::Timeout) => return Err(EndReason::Timeout),
-            Err(ReadFailure::Closed) => return Err(process.judge_closed_output()),
-        };
+        let line = read_reply(process, deadline)?;
         match classify(&line) {
             Reply::Blank | Reply::Aside => continue,
             Reply::Error => {
@@ -335,8 +332,8 @@ impl Player<Gomoku> for GomocupPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::player::TimeControl;
     use crate::arena::player::{ArenaGame, GameOptions};
-    use crate::arena::referee::TimeControl;
     use crate::game::Game;
 
     fn board(exact_five: bool) -> Gomoku {

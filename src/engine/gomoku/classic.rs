@@ -16,7 +16,7 @@
 //! blocked as a must. The player judges lines as freestyle gomoku does (the seed's game); under
 //! `exact_five` it still takes an overline for a five.
 
-use super::{Decision, Engine};
+use crate::engine::{Decision, Engine};
 use crate::game::gomoku::{Gomoku, Point};
 use crate::game::gomoku_seed;
 use crate::game::Game;
