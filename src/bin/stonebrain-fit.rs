@@ -29,7 +29,6 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -360,7 +359,7 @@ fn positions(
     from_ply: usize,
     games: &[PathBuf],
 ) -> Result<()> {
-    let mut seen = HashSet::new();
+    let mut seen = fxhash::FxHashSet::default();
     let mut found = Vec::new();
     for path in games {
         let text = std::fs::read_to_string(path).with_context(|| format!("{path:?}"))?;

@@ -79,6 +79,7 @@ impl PairTally {
 pub struct MatchScore {
     pub games: Tally,
     pub pairs: PairTally,
+    // The standard map: keyed by game number, a few entries at most, off any hot path.
     waiting: HashMap<u32, GamePoints>,
 }
 

@@ -149,7 +149,7 @@ pub fn turn_moves(board: &mut Board, width: Width) -> Vec<Turn> {
         return cells.into_iter().map(|c| vec![c]).collect();
     }
     let mut scored: Vec<(i32, [Stone; 2])> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = fxhash::FxHashSet::default();
     let mut consider =
         |board: &mut Board, a: Stone, b: Stone, scored: &mut Vec<(i32, [Stone; 2])>| {
             let key = (a.min(b), a.max(b));

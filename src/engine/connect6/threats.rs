@@ -20,7 +20,7 @@ use super::board::Board;
 use crate::game::connect6::Stone;
 use crate::game::{Color, Game};
 use crate::search::budget::Budget;
-use std::collections::HashMap;
+use fxhash::{FxHashMap, FxHashSet};
 
 /// How far a threat search looks: `depth` turns of the attacker (the winning one included), of
 /// which at most `singles` may be single threats.
@@ -54,10 +54,11 @@ const SINGLE_ATTACKS: usize = 6;
 
 /// Results already proved or refuted, by position hash and allowance of single threats: the
 /// largest depth at which the side to move was shown to have no win, or that it has one (at any
-/// depth: a win stays a win).
+/// depth: a win stays a win). FxHash rather than the standard SipHash: 1.7% fewer instructions
+/// over two fixed-node games, the same moves.
 #[derive(Default)]
 pub struct ThreatCache {
-    entries: HashMap<(u64, u8), Known>,
+    entries: FxHashMap<(u64, u8), Known>,
 }
 
 #[derive(Clone, Copy)]
@@ -265,7 +266,7 @@ fn single_attacks(board: &mut Board, budget: &mut Budget) -> Vec<[Stone; 2]> {
     let Some((blockers, firsts)) = pair_starts(board, 1) else {
         return Vec::new();
     };
-    let mut tried = std::collections::HashSet::new();
+    let mut tried = FxHashSet::default();
     let mut found: Vec<(i32, [Stone; 2])> = Vec::new();
     for a in firsts {
         budget.tick();
@@ -345,7 +346,7 @@ fn attacks(board: &mut Board, budget: &mut Budget) -> Vec<Attack> {
     };
     firsts.sort_by_key(|&p| -board.priority(p, me));
     let mut found: Vec<Attack> = Vec::new();
-    let mut tried = std::collections::HashSet::new();
+    let mut tried = FxHashSet::default();
     for &a in &firsts {
         budget.tick();
         if budget.stopped() {

