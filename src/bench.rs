@@ -34,6 +34,64 @@ impl BenchLine {
     }
 }
 
+/// The network's speed on one position: evaluations a second, one at a time on one core.
+#[derive(Clone, Debug)]
+pub struct NetworkBenchLine {
+    pub position: String,
+    /// Which network: its size, and whether it is the built-in one or random weights.
+    pub network: String,
+    pub evals: u64,
+    pub seconds: f64,
+    pub evals_per_sec: f64,
+}
+
+impl NetworkBenchLine {
+    pub fn to_json(&self) -> String {
+        serde_json::json!({
+            "game": "nogo",
+            "kind": "network",
+            "network": self.network,
+            "position": self.position,
+            "evals": self.evals,
+            "seconds": self.seconds,
+            "evals_per_sec": self.evals_per_sec.round(),
+        })
+        .to_string()
+    }
+}
+
+/// The network's forward pass on the bench positions, for `seconds` each: the default size
+/// (6 blocks of 32 channels, a value head 32 wide) with random weights, which cost the same
+/// time as trained ones of that size.
+pub fn bench_nogo_network(seconds: f64) -> Vec<NetworkBenchLine> {
+    use crate::engine::nogo::features::planes;
+    use crate::engine::nogo::network::{weights::Weights, Network};
+    let net = Network::new(&Weights::random(32, 6, 32, 1));
+    let name = format!("{}x{} random", net.blocks(), net.channels());
+    nogo_positions()
+        .into_iter()
+        .map(|(position, pos)| {
+            let input = planes(&pos);
+            let start = std::time::Instant::now();
+            let mut evals = 0u64;
+            let mut sink = 0.0f32;
+            while start.elapsed().as_secs_f64() < seconds {
+                sink += net.evaluate(&input).value;
+                evals += 1;
+            }
+            let secs = start.elapsed().as_secs_f64();
+            std::hint::black_box(sink);
+            NetworkBenchLine {
+                position,
+                network: name.clone(),
+                evals,
+                seconds: secs,
+                evals_per_sec: evals as f64 / secs,
+            }
+        })
+        .collect()
+}
+
 /// The first 40 moves of a fixed game, spread over the whole board, as Botzone (x, y) pairs;
 /// written out here so that the bench positions never change with the code.
 const NOGO_GAME: [(usize, usize); 40] = [

@@ -6,7 +6,8 @@
 //! (speed measurements), `startup_bench` (how fast a fresh process answers), `classroom` (the
 //! class battle server of seed 000 and its client), `fuzz` (in-process fuzzing of every input
 //! surface, run by the `stonebrain-fuzz` program), `soak` (thousands of games between copies of the
-//! binary over every protocol, and its peak memory, run by the `stonebrain-soak` program).
+//! binary over every protocol, and its peak memory, run by the `stonebrain-soak` program),
+//! `training` (self-play data for the networks).
 
 pub mod arena;
 pub mod bench;
@@ -19,3 +20,4 @@ pub mod protocol;
 pub mod search;
 pub mod soak;
 pub mod startup_bench;
+pub mod training;

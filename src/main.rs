@@ -60,6 +60,9 @@ enum Command {
     Classroom(ClassroomArgs),
     /// Run a class battle server (seed 000): RSA logins, games over HTTP, Elo ratings.
     ClassroomServer(ClassroomServerArgs),
+    /// Self-play for the network's training data: positions with the search's visits and the
+    /// game's result (resumable, seeded).
+    Selfplay(stonebrain::training::nogo::selfplay::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -96,6 +99,9 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => stonebrain::console::play(&args),
         Some(Command::Classroom(args)) => stonebrain::classroom::cli::classroom(&args),
         Some(Command::ClassroomServer(args)) => stonebrain::classroom::cli::classroom_server(&args),
+        Some(Command::Selfplay(args)) => {
+            report_error(stonebrain::training::nogo::selfplay::selfplay(&args))
+        }
     }
 }
 
@@ -121,6 +127,22 @@ fn bench_nogo(json: bool, seconds: f64) -> ExitCode {
             println!(
                 "{:<10} {:>10} {:>8.3} {:>14.0}",
                 line.position, line.playouts, line.seconds, line.playouts_per_sec
+            );
+        }
+    }
+    if !json {
+        println!(
+            "{:<10} {:>10} {:>8} {:>14}  network",
+            "position", "evals", "seconds", "evals/s"
+        );
+    }
+    for line in stonebrain::bench::bench_nogo_network(seconds) {
+        if json {
+            println!("{}", line.to_json());
+        } else {
+            println!(
+                "{:<10} {:>10} {:>8.3} {:>14.0}  {}",
+                line.position, line.evals, line.seconds, line.evals_per_sec, line.network
             );
         }
     }

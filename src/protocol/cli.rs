@@ -10,6 +10,7 @@ use super::session::Session;
 use super::{serve, Line, LineReader, Protocol, ThreadedLines};
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::engine::gomoku::level::{self, Level};
+use crate::engine::nogo::network::Network;
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::game::connect6::{Connect6, Connect6Rules};
 use crate::game::gomoku::Gomoku;
@@ -114,6 +115,18 @@ pub struct ServeArgs {
     /// SAU: side of the board.
     #[arg(long, default_value_t = 19, value_parser = parse_board_size)]
     pub board_size: usize,
+    /// NoGo: a network file (`.sbnn`) whose policy advises the search.
+    #[arg(long, value_name = "FILE")]
+    pub nogo_net: Option<PathBuf>,
+    /// NoGo with a network: visits at which a node asks the network.
+    #[arg(long, default_value_t = 256)]
+    pub net_after: u32,
+    /// NoGo with a network: the advice's weight, in virtual visits per visit of the node.
+    #[arg(long, default_value_t = 0.25)]
+    pub net_weight: f32,
+    /// NoGo with a network: how far the advice moves a move's prior win rate from one half.
+    #[arg(long, default_value_t = 0.3)]
+    pub net_spread: f32,
     /// Append diagnostics (bad input, time used, panics) to this file instead of standard error.
     /// On SAU and Gomocup nothing but protocol lines is ever written to the pipes, so without it
     /// they are dropped.
@@ -278,6 +291,18 @@ fn default_seed() -> u64 {
 
 /// Serves the platform on standard input until it leaves.
 pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
+    // A network that cannot be read is a broken installation: say so and serve nothing, rather
+    // than play on without it.
+    let network = match &args.nogo_net {
+        Some(path) => match Network::from_file(path) {
+            Ok(net) => Some(Arc::new(net)),
+            Err(e) => {
+                eprintln!("stonebrain: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
     let stdin = std::io::stdin();
     let program = std::env::args().next().unwrap_or_default();
     // A `pbrain-` program is a Gomocup brain by the managers' own convention: they choose the
@@ -339,12 +364,12 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
     match (game, kind) {
         (GameKind::Nogo, ProtocolKind::BotzoneJson) => run(
             BotzoneJson::<Nogo>::new(botzone),
-            nogo_session(args, seed, args.keep_running),
+            nogo_session(args, seed, args.keep_running, &network),
             io,
         ),
         (GameKind::Nogo, ProtocolKind::BotzoneSimple) => run(
             BotzoneSimple::<Nogo>::new(botzone),
-            nogo_session(args, seed, args.keep_running),
+            nogo_session(args, seed, args.keep_running, &network),
             io,
         ),
         (GameKind::Connect6, ProtocolKind::BotzoneJson) => run(
@@ -383,7 +408,7 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
                 },
             }),
             // A GTP engine lives for the whole game (for many games), so it keeps its tree.
-            nogo_session(args, seed, true),
+            nogo_session(args, seed, true, &network),
             io,
         ),
         (GameKind::Gomoku, ProtocolKind::BotzoneJson) => run(
@@ -423,12 +448,26 @@ struct Io {
     diagnostics: Diagnostics,
 }
 
-fn nogo_session(args: &ServeArgs, seed: u64, reuse_tree: bool) -> Session<Nogo> {
-    let engine = NogoEngine::new(NogoConfig {
+fn nogo_session(
+    args: &ServeArgs,
+    seed: u64,
+    reuse_tree: bool,
+    network: &Option<Arc<Network>>,
+) -> Session<Nogo> {
+    let mut config = NogoConfig {
         seed,
         reuse_tree,
         ..NogoConfig::default()
-    });
+    };
+    let engine = match network {
+        Some(net) => {
+            config.mcts.advice_after = args.net_after;
+            config.mcts.advice_weight = args.net_weight;
+            config.net_spread = args.net_spread;
+            NogoEngine::with_network(config, Arc::clone(net))
+        }
+        None => NogoEngine::new(config),
+    };
     let mut session = Session::new(
         Nogo::new(NogoRules {
             centre_ban: args.centre_ban,

@@ -92,6 +92,16 @@ pub trait Playout: Game {
     }
 }
 
+/// A dearer opinion of a node's moves than the game's own, from outside the game (a network's
+/// policy): asked once a node has `MctsParams::advice_after` visits, it adds virtual AMAF
+/// visits at its rates, as many as `MctsParams::advice_weight` times the node's visits, so that
+/// it still counts beside the AMAF statistics a busy node has gathered.
+pub trait Advisor<G: Playout>: Send {
+    /// Each move's prior win rate, 0 to 1, for the same moves in the same order as
+    /// `Playout::expansion_moves`; `None` to leave the node as it is.
+    fn advise(&mut self, pos: &mut G) -> Option<Vec<(G::Move, f32)>>;
+}
+
 /// A game's first opinion of a move, before any playout: it seeds the move's AMAF statistics.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Hint {
@@ -141,6 +151,10 @@ pub struct MctsParams {
     /// How far the dearer knowledge moves a prior: 1 takes the game's opinion as it comes,
     /// 0 ignores it, 2 doubles every shift (for tuning the game's scale without a rebuild).
     pub knowledge_weight: f32,
+    /// Visits after which the advisor (`Mcts::set_advisor`), if any, is asked (0: never).
+    pub advice_after: u32,
+    /// Virtual AMAF visits the advice adds to each child, as a share of the node's visits.
+    pub advice_weight: f32,
 }
 
 impl MctsParams {
@@ -169,6 +183,8 @@ impl Default for MctsParams {
             max_nodes: 4_000_000,
             knowledge_after: 0,
             knowledge_weight: 1.0,
+            advice_after: 0,
+            advice_weight: 0.0,
         }
     }
 }
@@ -282,6 +298,8 @@ pub struct Mcts<G: Playout> {
     moves: Vec<(G::Move, Hint)>,
     /// The arena's columns have their pages in up to this many nodes (see `arena_memory`).
     populated: usize,
+    /// Asked for its opinion at nodes that reach `MctsParams::advice_after` visits.
+    advisor: Option<Box<dyn Advisor<G>>>,
 }
 
 /// Nodes whose pages are brought in at a time, ahead of the arena's end.
@@ -301,6 +319,7 @@ impl<G: Playout> Mcts<G> {
             root: 0,
             moves: Vec::new(),
             populated: 0,
+            advisor: None,
         };
         // The arena never holds more than `max_nodes`, so its columns are given that room once
         // and never move (growing by doubling copied every column at each step).
@@ -341,6 +360,14 @@ impl<G: Playout> Mcts<G> {
         self.stats.visits[self.root]
     }
 
+    /// Each of the root's moves with its visits (inherited ones included): the search's
+    /// distribution over the moves, which self-play records as the policy's target.
+    pub fn root_child_visits(&self) -> Vec<(G::Move, u32)> {
+        self.children(self.root)
+            .map(|c| (self.nodes[c].mv, self.stats.visits[c]))
+            .collect()
+    }
+
     /// Moves the root along `m` (just played), keeping the subtree below it. Returns whether
     /// any statistics were kept.
     pub fn advance(&mut self, m: G::Move) -> bool {
@@ -356,6 +383,11 @@ impl<G: Playout> Mcts<G> {
                 false
             }
         }
+    }
+
+    /// Gives the search an advisor, asked at nodes with `MctsParams::advice_after` visits.
+    pub fn set_advisor(&mut self, advisor: Box<dyn Advisor<G>>) {
+        self.advisor = Some(advisor);
     }
 
     /// Starts over from a new position, dropping the tree.
@@ -425,6 +457,23 @@ impl<G: Playout> Mcts<G> {
         pos.expansion_moves(&mut cheap);
         self.shift_priors(n, &refined, &cheap);
         self.moves = cheap;
+    }
+
+    /// Adds the advisor's opinion of `n`'s children as virtual AMAF visits at its rates.
+    fn apply_advice(&mut self, n: usize, pos: &mut G) {
+        let Some(advice) = self.advisor.as_mut().and_then(|a| a.advise(pos)) else {
+            return;
+        };
+        let range = self.children(n);
+        if advice.len() != range.len() {
+            return;
+        }
+        let virtual_visits = self.params.advice_weight * self.stats.visits[n] as f32;
+        for (c, &(m, rate)) in range.zip(&advice) {
+            debug_assert!(self.nodes[c].mv == m);
+            self.stats.rave_visits[c] += virtual_visits;
+            self.stats.rave_wins[c] += virtual_visits * rate.clamp(0.0, 1.0);
+        }
     }
 
     /// `apply_knowledge`'s work, from the cheap and the refined opinions of `n`'s children.
@@ -566,6 +615,10 @@ impl<G: Playout> Mcts<G> {
             let k = self.params.knowledge_after;
             if k != 0 && self.stats.visits[n] == k {
                 self.apply_knowledge(n, &mut pos);
+            }
+            let a = self.params.advice_after;
+            if a != 0 && self.stats.visits[n] == a {
+                self.apply_advice(n, &mut pos);
             }
             n = self.select_child(n);
             let m = self.nodes[n].mv;
@@ -757,7 +810,7 @@ impl KeptSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::nogo::{Nogo, NogoRules};
+    use crate::game::nogo::{Nogo, NogoRules, Point};
 
     /// Searching, re-rooting on the moves played and searching again keeps a consistent tree,
     /// also when a small node cap makes every search compact the arena first.
@@ -858,6 +911,75 @@ mod tests {
         // After one playout the root has one visit: the second playout applies `know=1` first.
         assert_ne!(with(1), with(0));
         assert_eq!(with(7), with(0));
+    }
+
+    /// An advisor that likes one move only, and counts how often it was asked.
+    struct Fond {
+        favourite: Point,
+        asked: std::sync::Arc<std::sync::atomic::AtomicU32>,
+    }
+
+    impl Advisor<Nogo> for Fond {
+        fn advise(&mut self, pos: &mut Nogo) -> Option<Vec<(Point, f32)>> {
+            self.asked
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let mut moves = Vec::new();
+            pos.expansion_moves(&mut moves);
+            Some(
+                moves
+                    .into_iter()
+                    .map(|(m, _)| (m, if m == self.favourite { 1.0 } else { 0.0 }))
+                    .collect(),
+            )
+        }
+    }
+
+    /// The advice comes once, when a node reaches the visits set, as virtual AMAF visits at
+    /// the advised rates, as many as the weight times the node's visits.
+    #[test]
+    fn advice_adds_weighted_virtual_visits_once() {
+        let pos = Nogo::new(NogoRules::default());
+        let favourite = 40;
+        let run = |after: u32, playouts: u64| {
+            let asked = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+            let p = MctsParams {
+                advice_after: after,
+                advice_weight: 0.5,
+                ..MctsParams::default()
+            };
+            let mut m = Mcts::new(pos.clone(), p, 9);
+            m.set_advisor(Box::new(Fond {
+                favourite,
+                asked: asked.clone(),
+            }));
+            // One playout at a time up to the visits set, then the next one brings the advice.
+            m.search(Limits::iterations(playouts));
+            let kids: Vec<(Point, f32, f32)> = m
+                .children(m.root)
+                .map(|c| (m.nodes[c].mv, m.stats.rave_visits[c], m.stats.rave_wins[c]))
+                .collect();
+            (kids, asked.load(std::sync::atomic::Ordering::Relaxed))
+        };
+        let (before, asked) = run(8, 8);
+        assert_eq!(asked, 0, "not asked before the root has 8 visits");
+        let (after, asked) = run(8, 9);
+        assert!(asked >= 1);
+        let (plain, _) = run(0, 9);
+        // The root was advised at 8 visits: 4 virtual visits for every child, won by the
+        // favourite only; what else differs is the one playout the advice steered.
+        for ((m, rv, rw), (_, prv, prw)) in after.iter().zip(&plain) {
+            assert!(
+                (rv - prv - 4.0).abs() <= 1.0 + 1e-4,
+                "{m}: {rv} against {prv}"
+            );
+            if *m == favourite {
+                assert!(rw - prw >= 3.0, "{m}: {rw} against {prw}");
+            } else {
+                assert!(rw - prw <= 1.0 + 1e-4, "{m}: {rw} against {prw}");
+            }
+        }
+        assert_eq!(before.len(), after.len());
+        assert_eq!(run(0, 50).1, 0, "no advice with advice_after 0");
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //! (`playout`), with the tree's priors sharpened by a mobility count (`knowledge`) at nodes that
 //! have earned it, and an exact solver (`solver`) asked first in the endgame.
 
+mod advice;
+pub mod features;
 mod knowledge;
+pub mod network;
 mod playout;
 pub mod solver;
 
@@ -11,7 +14,10 @@ use crate::game::nogo::{Nogo, Point};
 use crate::game::Game;
 use crate::search::clock::{share_of_time_left, Limits};
 use crate::search::mcts::{Mcts, MctsParams};
+use advice::NetworkAdvisor;
+use network::Network;
 use solver::{Solver, Verdict};
+use std::sync::Arc;
 
 /// Settings of the NoGo engine.
 #[derive(Clone, Copy, Debug)]
@@ -26,6 +32,9 @@ pub struct NogoConfig {
     pub solve_empty: u32,
     /// The share of the turn's time the solver may take; the search has the rest.
     pub solve_share: f64,
+    /// How far the network's advice moves the priors (`advice::NetworkAdvisor::spread`); the
+    /// advice is asked at `mcts.advice_after` visits, when the engine has a network.
+    pub net_spread: f32,
 }
 
 impl Default for NogoConfig {
@@ -54,12 +63,15 @@ impl Default for NogoConfig {
             solve_nodes: 0,
             solve_empty: 30,
             solve_share: 0.35,
+            net_spread: 0.3,
         }
     }
 }
 
 pub struct NogoEngine {
     config: NogoConfig,
+    /// The policy-value network, when the engine plays with one.
+    network: Option<Arc<Network>>,
     tree: Option<Mcts<Nogo>>,
     games: u64,
     /// Made at the first endgame turn and kept through the game: its table holds results.
@@ -70,15 +82,32 @@ impl NogoEngine {
     pub fn new(config: NogoConfig) -> NogoEngine {
         NogoEngine {
             config,
+            network: None,
             tree: None,
             games: 0,
             solver: None,
         }
     }
 
+    /// The engine with a network to advise its tree (at `config.mcts.advice_after` visits).
+    pub fn with_network(config: NogoConfig, network: Arc<Network>) -> NogoEngine {
+        NogoEngine {
+            network: Some(network),
+            ..NogoEngine::new(config)
+        }
+    }
+
     /// Size of the kept tree (for tests of tree reuse).
     pub fn tree_visits(&self) -> u32 {
         self.tree.as_ref().map_or(0, |t| t.root_visits())
+    }
+
+    /// The last search's visits of each root move (empty when no tree is kept: a forced move,
+    /// a solved endgame, or `reuse_tree` off).
+    pub fn root_child_visits(&self) -> Vec<(Point, u32)> {
+        self.tree
+            .as_ref()
+            .map_or(Vec::new(), |t| t.root_child_visits())
     }
 
     /// Asks the endgame solver, when the board is full enough; a proved win is the decision.
@@ -135,7 +164,14 @@ impl Engine<Nogo> for NogoEngine {
                 // The old tree goes before the new one is made: each reserves the arena's
                 // whole size, and two at once would count double against a memory limit.
                 *slot = None;
-                slot.insert(Mcts::new(pos.clone(), self.config.mcts, seed))
+                let tree = slot.insert(Mcts::new(pos.clone(), self.config.mcts, seed));
+                if let Some(net) = &self.network {
+                    tree.set_advisor(Box::new(NetworkAdvisor {
+                        net: Arc::clone(net),
+                        spread: self.config.net_spread,
+                    }));
+                }
+                tree
             }
         };
         let report = tree.search(limits);

@@ -1,0 +1,255 @@
+//! The NoGo policy-value network's forward pass: the project's own code, no framework. A small
+//! residual network over the 9x9 board (`weights.rs` gives its shape and file), evaluated one
+//! position at a time on one core, as the search asks.
+//!
+//! Activations are laid out position-major, channel-minor ([point][channel]): a 3x3 convolution
+//! then adds, for each point, neighbour and input channel, one input value times a row of
+//! weights over the output channels, a loop the compiler turns into vector instructions; and a
+//! zero input (ReLU makes many) skips its row.
+
+pub mod weights;
+
+use crate::engine::nogo::features::PLANES;
+use crate::game::nogo::{POINTS, SIZE};
+use weights::{Conv, Dense, Weights, INPUTS, POLICY_CHANNELS};
+
+/// What the network says of a position, for the side to move.
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    /// A logit for the move on each point (`9 * y + x`), legal or not.
+    pub logits: [f32; POINTS],
+    /// The expected result, from -1 (lost) to 1 (won).
+    pub value: f32,
+}
+
+/// A 3x3 convolution with its weights reordered as [tap][in][out].
+struct Conv3 {
+    inputs: usize,
+    outputs: usize,
+    w: Vec<f32>,
+    b: Vec<f32>,
+}
+
+impl Conv3 {
+    fn new(c: &Conv) -> Conv3 {
+        let mut w = vec![0.0; c.w.len()];
+        for o in 0..c.outputs {
+            for i in 0..c.inputs {
+                for tap in 0..9 {
+                    w[(tap * c.inputs + i) * c.outputs + o] = c.w[(o * c.inputs + i) * 9 + tap];
+                }
+            }
+        }
+        Conv3 {
+            inputs: c.inputs,
+            outputs: c.outputs,
+            w,
+            b: c.b.clone(),
+        }
+    }
+
+    /// `out[p] = bias + sum over taps and inputs`, then `residual` added and ReLU applied.
+    #[inline(always)]
+    fn apply(&self, input: &[f32], residual: Option<&[f32]>, out: &mut [f32]) {
+        let (ni, no) = (self.inputs, self.outputs);
+        for p in 0..POINTS {
+            let acc = &mut out[p * no..(p + 1) * no];
+            acc.copy_from_slice(&self.b);
+            for (tap, q) in NEIGHBOURS[p].iter().enumerate() {
+                let Some(q) = *q else { continue };
+                let row = &input[q as usize * ni..(q as usize + 1) * ni];
+                let w = &self.w[tap * ni * no..(tap + 1) * ni * no];
+                for (i, &a) in row.iter().enumerate() {
+                    if a != 0.0 {
+                        let wr = &w[i * no..(i + 1) * no];
+                        for (acc, &wv) in acc.iter_mut().zip(wr) {
+                            *acc += a * wv;
+                        }
+                    }
+                }
+            }
+            if let Some(r) = residual {
+                for (acc, &rv) in acc.iter_mut().zip(&r[p * no..(p + 1) * no]) {
+                    *acc += rv;
+                }
+            }
+            for v in acc.iter_mut() {
+                *v = v.max(0.0);
+            }
+        }
+    }
+}
+
+/// The 3x3 neighbourhood of each point, taps in [ky][kx] order (the weights' order), `None` off
+/// the board (where the padding is zero).
+const NEIGHBOURS: [[Option<u8>; 9]; POINTS] = {
+    let mut t = [[None; 9]; POINTS];
+    let mut p = 0;
+    while p < POINTS {
+        let (x, y) = ((p % SIZE) as isize, (p / SIZE) as isize);
+        let mut tap = 0;
+        while tap < 9 {
+            let (nx, ny) = (x + (tap % 3) as isize - 1, y + (tap / 3) as isize - 1);
+            if nx >= 0 && ny >= 0 && nx < SIZE as isize && ny < SIZE as isize {
+                t[p][tap] = Some((ny * SIZE as isize + nx) as u8);
+            }
+            tap += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// A loaded network, ready to evaluate.
+pub struct Network {
+    channels: usize,
+    stem: Conv3,
+    blocks: Vec<(Conv3, Conv3)>,
+    policy_conv: Dense,
+    policy_fc: Dense,
+    value_conv: Dense,
+    value_fc1: Dense,
+    value_fc2: Dense,
+}
+
+impl Network {
+    pub fn new(w: &Weights) -> Network {
+        Network {
+            channels: w.channels,
+            stem: Conv3::new(&w.stem),
+            blocks: w
+                .blocks
+                .iter()
+                .map(|(a, b)| (Conv3::new(a), Conv3::new(b)))
+                .collect(),
+            policy_conv: w.policy_conv.clone(),
+            policy_fc: w.policy_fc.clone(),
+            value_conv: w.value_conv.clone(),
+            value_fc1: w.value_fc1.clone(),
+            value_fc2: w.value_fc2.clone(),
+        }
+    }
+
+    /// Reads and checks a network file's bytes (`name` names it in errors).
+    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Network, String> {
+        Ok(Network::new(&Weights::parse(bytes, name)?))
+    }
+
+    /// Reads a network file.
+    pub fn from_file(path: &std::path::Path) -> Result<Network, String> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+        Network::from_bytes(&bytes, &name)
+    }
+
+    pub fn channels(&self) -> usize {
+        self.channels
+    }
+
+    pub fn blocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// The network's opinion of the position whose planes (`features::planes`) are given.
+    pub fn evaluate(&self, planes: &[u128; PLANES]) -> Evaluation {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: the CPU has just been checked for the features the copy is compiled with.
+            return unsafe { self.evaluate_avx2(planes) };
+        }
+        self.evaluate_body(planes)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn evaluate_avx2(&self, planes: &[u128; PLANES]) -> Evaluation {
+        self.evaluate_body(planes)
+    }
+
+    #[inline(always)]
+    fn evaluate_body(&self, planes: &[u128; PLANES]) -> Evaluation {
+        let c = self.channels;
+        let mut input = vec![0.0f32; POINTS * INPUTS];
+        for p in 0..POINTS {
+            for (k, plane) in planes.iter().enumerate() {
+                input[p * INPUTS + k] = (plane >> p & 1) as f32;
+            }
+            input[p * INPUTS + PLANES] = 1.0;
+        }
+        let mut x = vec![0.0f32; POINTS * c];
+        let mut h = vec![0.0f32; POINTS * c];
+        let mut y = vec![0.0f32; POINTS * c];
+        self.stem.apply(&input, None, &mut x);
+        for (first, second) in &self.blocks {
+            first.apply(&x, None, &mut h);
+            second.apply(&h, Some(&x), &mut y);
+            std::mem::swap(&mut x, &mut y);
+        }
+        // Policy: a 1x1 convolution to two planes, flattened plane by plane, then dense.
+        let mut flat = [0.0f32; POLICY_CHANNELS * POINTS];
+        for p in 0..POINTS {
+            let act = &x[p * c..(p + 1) * c];
+            for k in 0..POLICY_CHANNELS {
+                let v = dot(&self.policy_conv.w[k * c..(k + 1) * c], act) + self.policy_conv.b[k];
+                flat[k * POINTS + p] = v.max(0.0);
+            }
+        }
+        let mut logits = [0.0f32; POINTS];
+        dense(&self.policy_fc, &flat, &mut logits);
+        // Value: a 1x1 convolution to one plane, then two dense layers and tanh.
+        let mut plane = [0.0f32; POINTS];
+        for (p, v) in plane.iter_mut().enumerate() {
+            let act = &x[p * c..(p + 1) * c];
+            *v = (dot(&self.value_conv.w, act) + self.value_conv.b[0]).max(0.0);
+        }
+        let mut hidden = vec![0.0f32; self.value_fc1.outputs];
+        dense(&self.value_fc1, &plane, &mut hidden);
+        for v in &mut hidden {
+            *v = v.max(0.0);
+        }
+        let mut out = [0.0f32];
+        dense(&self.value_fc2, &hidden, &mut out);
+        Evaluation {
+            logits,
+            value: out[0].tanh(),
+        }
+    }
+}
+
+#[inline(always)]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[inline(always)]
+fn dense(layer: &Dense, input: &[f32], out: &mut [f32]) {
+    for (o, v) in out.iter_mut().enumerate() {
+        *v = dot(&layer.w[o * layer.inputs..(o + 1) * layer.inputs], input) + layer.b[o];
+    }
+}
+
+/// The softmax of the logits over the points of `legal` (others get 0).
+pub fn policy(logits: &[f32; POINTS], legal: u128) -> [f32; POINTS] {
+    let mut out = [0.0f32; POINTS];
+    let max = (0..POINTS)
+        .filter(|&p| legal >> p & 1 == 1)
+        .map(|p| logits[p])
+        .fold(f32::NEG_INFINITY, f32::max);
+    let mut total = 0.0;
+    for p in 0..POINTS {
+        if legal >> p & 1 == 1 {
+            out[p] = (logits[p] - max).exp();
+            total += out[p];
+        }
+    }
+    if total > 0.0 {
+        for v in &mut out {
+            *v /= total;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,223 @@
+use super::weights::*;
+use super::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+fn random_weights(channels: usize, blocks: usize, hidden: usize, seed: u64) -> Weights {
+    Weights::random(channels, blocks, hidden, seed)
+}
+
+/// The network computed the plain way, straight from the file's layout ([channel][y][x]
+/// activations, [out][in][ky][kx] weights, explicit zero padding), in f64.
+fn reference(w: &Weights, planes: &[u128; PLANES]) -> (Vec<f64>, f64) {
+    let conv = |c: &Conv, x: &[f64]| -> Vec<f64> {
+        let mut out = vec![0.0; c.outputs * POINTS];
+        for o in 0..c.outputs {
+            for y in 0..9i32 {
+                for xx in 0..9i32 {
+                    let mut s = c.b[o] as f64;
+                    for i in 0..c.inputs {
+                        for ky in 0..3i32 {
+                            for kx in 0..3i32 {
+                                let (sy, sx) = (y + ky - 1, xx + kx - 1);
+                                if (0..9).contains(&sy) && (0..9).contains(&sx) {
+                                    let wv = c.w
+                                        [((o * c.inputs + i) * 3 + ky as usize) * 3 + kx as usize];
+                                    s += wv as f64 * x[i * POINTS + (sy * 9 + sx) as usize];
+                                }
+                            }
+                        }
+                    }
+                    out[o * POINTS + (y * 9 + xx) as usize] = s;
+                }
+            }
+        }
+        out
+    };
+    let relu = |v: Vec<f64>| v.into_iter().map(|x| x.max(0.0)).collect::<Vec<_>>();
+    let mut input = vec![0.0; INPUTS * POINTS];
+    for (k, plane) in planes.iter().enumerate() {
+        for p in 0..POINTS {
+            input[k * POINTS + p] = (plane >> p & 1) as f64;
+        }
+    }
+    for p in 0..POINTS {
+        input[PLANES * POINTS + p] = 1.0;
+    }
+    let mut x = relu(conv(&w.stem, &input));
+    for (a, b) in &w.blocks {
+        let h = relu(conv(a, &x));
+        let y = conv(b, &h);
+        x = relu(y.iter().zip(&x).map(|(a, b)| a + b).collect());
+    }
+    let one_by_one = |d: &Dense, x: &[f64]| -> Vec<f64> {
+        let c = d.inputs;
+        let mut out = vec![0.0; d.outputs * POINTS];
+        for k in 0..d.outputs {
+            for p in 0..POINTS {
+                let s: f64 = (0..c)
+                    .map(|i| d.w[k * c + i] as f64 * x[i * POINTS + p])
+                    .sum();
+                out[k * POINTS + p] = (s + d.b[k] as f64).max(0.0);
+            }
+        }
+        out
+    };
+    let dense = |d: &Dense, x: &[f64]| -> Vec<f64> {
+        (0..d.outputs)
+            .map(|o| {
+                d.b[o] as f64
+                    + (0..d.inputs)
+                        .map(|i| d.w[o * d.inputs + i] as f64 * x[i])
+                        .sum::<f64>()
+            })
+            .collect()
+    };
+    let logits = dense(&w.policy_fc, &one_by_one(&w.policy_conv, &x));
+    let hidden = relu(dense(&w.value_fc1, &one_by_one(&w.value_conv, &x)));
+    let value = dense(&w.value_fc2, &hidden)[0].tanh();
+    (logits, value)
+}
+
+fn random_planes(rng: &mut SmallRng) -> [u128; PLANES] {
+    let board = (1u128 << POINTS) - 1;
+    let mut planes = [0u128; PLANES];
+    for p in planes.iter_mut() {
+        *p = (rng.gen::<u128>() & rng.gen::<u128>()) & board;
+    }
+    planes
+}
+
+#[test]
+fn the_forward_pass_agrees_with_the_plain_computation() {
+    let mut rng = SmallRng::seed_from_u64(3);
+    for (channels, blocks, hidden) in [(8, 1, 8), (16, 2, 32), (32, 3, 16)] {
+        let w = random_weights(channels, blocks, hidden, channels as u64);
+        let net = Network::new(&w);
+        for _ in 0..4 {
+            let planes = random_planes(&mut rng);
+            let e = net.evaluate(&planes);
+            let (logits, value) = reference(&w, &planes);
+            for (p, (&got, &want)) in e.logits.iter().zip(&logits).enumerate() {
+                assert!(
+                    (got as f64 - want).abs() < 1e-4 * (1.0 + want.abs()),
+                    "{channels}x{blocks}: logit {p}: {got} against {want}"
+                );
+            }
+            assert!(
+                (e.value as f64 - value).abs() < 1e-5,
+                "{} against {value}",
+                e.value
+            );
+        }
+    }
+}
+
+#[test]
+fn a_file_round_trips() {
+    let w = random_weights(8, 2, 8, 11);
+    let bytes = w.to_bytes();
+    assert_eq!(bytes.len(), HEADER_SIZE + 4 * payload_floats(8, 2, 8));
+    let back = Weights::parse(&bytes, "net.sbnn").unwrap();
+    assert_eq!(back.to_bytes(), bytes);
+    let planes = random_planes(&mut SmallRng::seed_from_u64(1));
+    assert_eq!(
+        Network::new(&w).evaluate(&planes).logits,
+        Network::new(&back).evaluate(&planes).logits
+    );
+}
+
+#[test]
+fn a_bad_file_is_refused_with_its_name_and_what_was_expected() {
+    let good = random_weights(8, 1, 8, 5).to_bytes();
+    let err = |bytes: &[u8]| Weights::parse(bytes, "gen1.sbnn").expect_err("refused");
+    let e = err(&good[..good.len() - 10]);
+    assert!(e.contains("gen1.sbnn") && e.contains("truncated"), "{e}");
+    let mut longer = good.clone();
+    longer.extend_from_slice(&[0; 8]);
+    assert!(err(&longer).contains("too long"));
+    assert!(err(b"").contains("not a stonebrain NoGo network"));
+    assert!(err(&good[..20]).contains("not a stonebrain NoGo network"));
+    let mut v2 = good.clone();
+    v2[8] = 2;
+    assert!(err(&v2).contains("version 2"), "{}", err(&v2));
+    let mut planes = good.clone();
+    planes[12] = 9;
+    assert!(err(&planes).contains("9 planes"));
+    let mut damaged = good.clone();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 0x40;
+    assert!(err(&damaged).contains("damaged"));
+    let mut huge = good.clone();
+    huge[16..20].copy_from_slice(&100_000u32.to_le_bytes());
+    assert!(err(&huge).contains("implausible"));
+    // A NaN with a matching hash: refused too.
+    let mut w = random_weights(8, 1, 8, 5);
+    w.value_fc2.b[0] = f32::NAN;
+    assert!(err(&w.to_bytes()).contains("NaN"));
+    let missing = Network::from_file(std::path::Path::new("/nonexistent/gen1.sbnn"))
+        .err()
+        .unwrap();
+    assert!(missing.contains("/nonexistent/gen1.sbnn"), "{missing}");
+}
+
+#[test]
+fn the_policy_is_a_distribution_over_the_legal_points() {
+    let mut logits = [0.0f32; POINTS];
+    logits[3] = 2.0;
+    logits[5] = 100.0; // illegal below: must not count
+    let legal = 1u128 << 3 | 1 << 4 | 1 << 40;
+    let p = policy(&logits, legal);
+    assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+    assert_eq!(p[5], 0.0);
+    assert!(p[3] > p[4] && (p[4] - p[40]).abs() < 1e-7);
+}
+
+/// The trainer's own outputs for its tiny network on fixed positions
+/// (`test_vectors/nogo/network/`, made by `train.py --export-vectors`): the forward pass must
+/// agree with them within the tolerance the file states.
+#[test]
+fn the_forward_pass_agrees_with_the_trainer() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/test_vectors/nogo/network/");
+    let net = Network::from_file(std::path::Path::new(&format!("{dir}tiny.sbnn"))).unwrap();
+    let text = std::fs::read_to_string(format!("{dir}tiny-outputs.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let tolerance = v["tolerance"].as_f64().unwrap();
+    assert!(tolerance <= 1e-4);
+    assert_eq!(net.channels() as u64, v["channels"].as_u64().unwrap());
+    let positions = v["positions"].as_array().unwrap();
+    assert!(positions.len() >= 8);
+    for position in positions {
+        let name = position["name"].as_str().unwrap();
+        let planes: Vec<u128> = position["planes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let s = p.as_str().unwrap();
+                assert_eq!(s.len(), POINTS);
+                s.bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'1')
+                    .fold(0u128, |acc, (i, _)| acc | 1 << i)
+            })
+            .collect();
+        let e = net.evaluate(&planes.try_into().unwrap());
+        let logits = position["logits"].as_array().unwrap();
+        assert_eq!(logits.len(), POINTS);
+        for (p, want) in logits.iter().enumerate() {
+            let want = want.as_f64().unwrap();
+            assert!(
+                (e.logits[p] as f64 - want).abs() <= tolerance * (1.0 + want.abs()),
+                "{name}: logit {p}: {} against the trainer's {want}",
+                e.logits[p]
+            );
+        }
+        let want = position["value"].as_f64().unwrap();
+        assert!(
+            (e.value as f64 - want).abs() <= tolerance,
+            "{name}: value {} against the trainer's {want}",
+            e.value
+        );
+    }
+}

@@ -1,0 +1,392 @@
+//! `stonebrain selfplay nogo`: today's engine plays itself and every position is written with
+//! the search's visits and the game's result (`data.rs`), the labels the network learns from.
+//!
+//! Each game's randomness comes from the run's seed and the game's index alone, so a game is the
+//! same whichever worker plays it and whenever; a stopped run carries on where it stopped (each
+//! worker's file is cut back to its last whole game, and the games already in the folder are
+//! skipped). The first plies are drawn from the visit distribution rather than taken as the
+//! best move, so that games from one engine differ.
+
+use super::data::{self, Record, FLAG_CENTRE_BAN, FLAG_LAST, FLAG_SAMPLED};
+use crate::engine::nogo::features::planes;
+use crate::engine::nogo::{NogoConfig, NogoEngine};
+use crate::engine::Engine;
+use crate::game::nogo::{Nogo, NogoRules, Point, POINTS};
+use crate::game::{Color, Game, Outcome};
+use crate::search::clock::Limits;
+use clap::Args;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+#[derive(Args, Clone, Debug)]
+pub struct SelfplayArgs {
+    /// The game (only `nogo` has a network so far).
+    #[arg(value_parser = ["nogo"])]
+    pub game: String,
+    /// Games in the run (a resumed run plays the ones its folder lacks).
+    #[arg(long, default_value_t = 100)]
+    pub games: u32,
+    /// Playouts of each move's search.
+    #[arg(long, default_value_t = 10_000)]
+    pub playouts: u64,
+    /// The folder of the run's data files (made if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The run's seed: with it, game N is the same game in every run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (one a core).
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Plies whose move is drawn from the visits, for variety.
+    #[arg(long, default_value_t = 8)]
+    pub sample_plies: u32,
+    /// Play under the class rule that bans Black's first move at the centre.
+    #[arg(long)]
+    pub centre_ban: bool,
+}
+
+/// What a run's folder was made with: a resumed run must agree, or its games would mix.
+fn settings_text(a: &SelfplayArgs) -> String {
+    serde_json::json!({
+        "format": data::VERSION,
+        "game": a.game,
+        "playouts": a.playouts,
+        "seed": a.seed,
+        "sample_plies": a.sample_plies,
+        "centre_ban": a.centre_ban,
+    })
+    .to_string()
+}
+
+pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
+    if args.threads == 0 || args.games == 0 || args.playouts == 0 {
+        return Err("--threads, --games and --playouts must be at least 1".into());
+    }
+    fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let settings_path = args.out.join("selfplay.json");
+    let settings = settings_text(args);
+    match fs::read_to_string(&settings_path) {
+        Ok(old) if old.trim() != settings => {
+            return Err(format!(
+                "{} holds a run made with other settings ({}); this run has {settings}: use \
+                 another --out folder",
+                settings_path.display(),
+                old.trim()
+            ))
+        }
+        Ok(_) => {}
+        Err(_) => fs::write(&settings_path, &settings)
+            .map_err(|e| format!("{}: {e}", settings_path.display()))?,
+    }
+    let done = cut_to_whole_games(&args.out)?;
+    let todo: Vec<u32> = (0..args.games).filter(|g| !done.contains(g)).collect();
+    eprintln!(
+        "selfplay: {} games done in {}, {} to play at {} playouts a move on {} threads",
+        done.len(),
+        args.out.display(),
+        todo.len(),
+        args.playouts,
+        args.threads
+    );
+    let next = AtomicUsize::new(0);
+    let progress = Mutex::new((0u32, 0u64));
+    let start = Instant::now();
+    let result: Result<(), String> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..args.threads)
+            .map(|w| {
+                let (todo, next, progress) = (&todo, &next, &progress);
+                s.spawn(move || -> Result<(), String> {
+                    let path = args.out.join(format!("selfplay-w{w}.sbnd"));
+                    let mut out = open_for_append(&path)?;
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&game) = todo.get(i) else {
+                            return Ok(());
+                        };
+                        let records = play_game(args, game);
+                        let mut bytes = Vec::with_capacity(records.len() * data::RECORD_SIZE);
+                        for r in &records {
+                            bytes.extend_from_slice(&r.encode());
+                        }
+                        out.write_all(&bytes)
+                            .and_then(|_| out.flush())
+                            .map_err(|e| format!("{}: {e}", path.display()))?;
+                        let mut p = progress.lock().unwrap();
+                        p.0 += 1;
+                        p.1 += records.len() as u64;
+                        if p.0 % 10 == 0 || p.0 as usize == todo.len() {
+                            let secs = start.elapsed().as_secs_f64();
+                            eprintln!(
+                                "selfplay: {}/{} games, {} positions, {:.0} s, {:.0} games an hour",
+                                p.0,
+                                todo.len(),
+                                p.1,
+                                secs,
+                                p.0 as f64 * 3600.0 / secs
+                            );
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().try_for_each(|w| {
+            w.join()
+                .unwrap_or(Err("a self-play worker panicked".into()))
+        })
+    });
+    result?;
+    let p = progress.lock().unwrap();
+    eprintln!(
+        "selfplay: done: {} games, {} positions in {:.0} s",
+        p.0,
+        p.1,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Cuts every data file of the folder back to its last whole game and returns the games they
+/// hold.
+fn cut_to_whole_games(dir: &Path) -> Result<Vec<u32>, String> {
+    let mut games = Vec::new();
+    let entries = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "sbnd") {
+            continue;
+        }
+        let name = path.display().to_string();
+        let file = File::open(&path).map_err(|e| format!("{name}: {e}"))?;
+        let records = data::read_records(file, &name)?;
+        let (keep, whole) = data::complete_prefix(&records);
+        games.extend(whole);
+        let file = OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .map_err(|e| format!("{name}: {e}"))?;
+        file.set_len(keep as u64)
+            .map_err(|e| format!("{name}: {e}"))?;
+    }
+    Ok(games)
+}
+
+fn open_for_append(path: &Path) -> Result<BufWriter<File>, String> {
+    let name = path.display().to_string();
+    let fresh = !path.exists();
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{name}: {e}"))?;
+    let mut out = BufWriter::new(file);
+    if fresh {
+        data::write_header(&mut out).map_err(|e| format!("{name}: {e}"))?;
+    }
+    Ok(out)
+}
+
+/// A mixing of the run's seed and the game's index (splitmix64's finaliser), so that nearby
+/// games get unrelated randomness.
+fn game_seed(seed: u64, game: u32) -> u64 {
+    let mut z = seed ^ (game as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// One game of the engine against itself, its positions labelled.
+pub fn play_game(args: &SelfplayArgs, game: u32) -> Vec<Record> {
+    let seed = game_seed(args.seed, game);
+    let mut engine = NogoEngine::new(NogoConfig {
+        seed,
+        ..NogoConfig::default()
+    });
+    engine.new_game();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let rules = NogoRules {
+        centre_ban: args.centre_ban,
+    };
+    let mut pos = Nogo::new(rules);
+    let mut records = Vec::new();
+    while pos.outcome().is_none() {
+        let decision = engine.think(&pos, Limits::iterations(args.playouts));
+        let mut visits = [0u16; POINTS];
+        let searched = engine.root_child_visits();
+        for &(m, v) in &searched {
+            visits[m as usize] = v.min(u16::MAX as u32) as u16;
+        }
+        let best = decision.mv.expect("a side with no move has lost");
+        if searched.is_empty() {
+            // A forced move is played without a search: it is the whole distribution.
+            visits[best as usize] = 1;
+        }
+        let sampled = (pos.ply() as u32) < args.sample_plies;
+        let mv = if sampled {
+            draw(&visits, &mut rng)
+        } else {
+            best
+        };
+        let mut flags = if rules.centre_ban { FLAG_CENTRE_BAN } else { 0 };
+        if sampled && mv != best {
+            flags |= FLAG_SAMPLED;
+        }
+        records.push(Record {
+            game,
+            ply: pos.ply() as u8,
+            side: (pos.side_to_move() == Color::White) as u8,
+            flags,
+            result: 0,
+            root_value: decision.win_rate.unwrap_or(0.5),
+            black: pos.stones(Color::Black),
+            white: pos.stones(Color::White),
+            planes: planes(&pos),
+            visits,
+            played: mv as u16,
+        });
+        engine.observe(&pos, mv);
+        pos.play(mv);
+    }
+    let Some(Outcome::Win(winner)) = pos.outcome() else {
+        unreachable!("NoGo has no draws")
+    };
+    for r in &mut records {
+        let side = if r.side == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        r.result = if side == winner { 1 } else { -1 };
+    }
+    if let Some(last) = records.last_mut() {
+        last.flags |= FLAG_LAST;
+    } else {
+        unreachable!("a NoGo game has at least one move");
+    }
+    records
+}
+
+/// A point drawn with probability proportional to its visits.
+fn draw(visits: &[u16; POINTS], rng: &mut SmallRng) -> Point {
+    let total: u32 = visits.iter().map(|&v| v as u32).sum();
+    let mut left = rng.gen_range(0..total.max(1));
+    for (p, &v) in visits.iter().enumerate() {
+        if left < v as u32 {
+            return p as Point;
+        }
+        left -= v as u32;
+    }
+    unreachable!("the draw falls within the total")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(out: PathBuf, games: u32) -> SelfplayArgs {
+        SelfplayArgs {
+            game: "nogo".into(),
+            games,
+            playouts: 200,
+            out,
+            seed: 7,
+            threads: 2,
+            sample_plies: 4,
+            centre_ban: false,
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("stonebrain-selfplay-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn all_records(dir: &Path) -> Vec<Record> {
+        let mut files: Vec<PathBuf> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "sbnd"))
+            .collect();
+        files.sort();
+        let mut out = Vec::new();
+        for f in files {
+            out.extend(data::read_records(File::open(&f).unwrap(), "test").unwrap());
+        }
+        out.sort_by_key(|r| (r.game, r.ply));
+        out
+    }
+
+    #[test]
+    fn a_game_is_labelled_from_its_own_positions() {
+        let a = args(PathBuf::new(), 1);
+        let records = play_game(&a, 3);
+        assert_eq!(
+            records,
+            play_game(&a, 3),
+            "a game depends on the seed and index only"
+        );
+        let mut pos = Nogo::new(NogoRules::default());
+        for (i, r) in records.iter().enumerate() {
+            assert_eq!(r.ply as usize, i);
+            assert_eq!(r.planes, planes(&pos));
+            assert_eq!(
+                (r.black, r.white),
+                (pos.stones(Color::Black), pos.stones(Color::White))
+            );
+            let legal = pos.legal_mask(pos.side_to_move());
+            for p in 0..POINTS {
+                assert!(
+                    r.visits[p] == 0 || legal >> p & 1 == 1,
+                    "visits only on legal points"
+                );
+            }
+            assert!(r.visits.iter().any(|&v| v > 0));
+            assert!(legal >> r.played & 1 == 1);
+            assert_eq!(r.flags & FLAG_LAST != 0, i + 1 == records.len());
+            pos.play(r.played as Point);
+        }
+        // The side that made the last move won: its opponent had no legal point left.
+        assert!(pos.outcome().is_some());
+        let last = records.last().unwrap();
+        assert_eq!(last.result, 1);
+        assert!(records
+            .iter()
+            .all(|r| r.result == if r.side == last.side { 1 } else { -1 }));
+    }
+
+    #[test]
+    fn a_stopped_run_carries_on_to_the_same_games() {
+        let whole = scratch("whole");
+        selfplay(&args(whole.clone(), 4)).unwrap();
+        let want = all_records(&whole);
+        assert_eq!(want.iter().filter(|r| r.flags & FLAG_LAST != 0).count(), 4);
+
+        let cut = scratch("cut");
+        selfplay(&args(cut.clone(), 2)).unwrap();
+        // A writer stopped in the middle of its third game: a partial record at the end.
+        let file = fs::read_dir(&cut)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "sbnd"))
+            .unwrap();
+        let mut f = OpenOptions::new().append(true).open(&file).unwrap();
+        f.write_all(&want[0].encode()[..200]).unwrap();
+        drop(f);
+        selfplay(&args(cut.clone(), 4)).unwrap();
+        assert_eq!(all_records(&cut), want);
+
+        let mut other = args(cut.clone(), 4);
+        other.playouts = 300;
+        assert!(selfplay(&other).unwrap_err().contains("other settings"));
+        let _ = fs::remove_dir_all(&whole);
+        let _ = fs::remove_dir_all(&cut);
+    }
+}
