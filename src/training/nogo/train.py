@@ -230,7 +230,10 @@ def train(a):
     torch = setup_torch(a.threads)
     t0 = time.time()
     log = lambda s: print(f"[{time.time() - t0:7.1f}s] {s}", flush=True)  # noqa: E731
-    data = sbnd.Dataset(a.data, log=log)
+    try:
+        data = sbnd.Dataset(a.data, log=log)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"train.py: {e}")
     if data.n == 0:
         raise SystemExit(f"no positions in {a.data}: write some with `stonebrain selfplay nogo "
                          f"--out target/nogo-data`, or synthetic ones with synth.py")
