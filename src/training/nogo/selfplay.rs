@@ -9,6 +9,7 @@
 
 use super::data::{self, Record, FLAG_CENTRE_BAN, FLAG_LAST, FLAG_SAMPLED};
 use crate::engine::nogo::features::planes;
+use crate::engine::nogo::network::Network;
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::engine::Engine;
 use crate::game::nogo::{Nogo, NogoRules, Point, POINTS};
@@ -21,7 +22,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 #[derive(Args, Clone, Debug)]
@@ -50,28 +51,68 @@ pub struct SelfplayArgs {
     /// Play under the class rule that bans Black's first move at the centre.
     #[arg(long)]
     pub centre_ban: bool,
+    /// A network file (`.sbnn`) whose policy advises both sides' search, as `--nogo-net` does
+    /// in play: the next generation's data from this one's search.
+    #[arg(long, value_name = "FILE")]
+    pub nogo_net: Option<PathBuf>,
+    /// With a network: visits at which a node asks it.
+    #[arg(long, default_value_t = 256)]
+    pub net_after: u32,
+    /// With a network: the advice's weight, in virtual visits per visit of the node.
+    #[arg(long, default_value_t = 0.25)]
+    pub net_weight: f32,
+    /// With a network: how far the advice moves a move's prior win rate from one half.
+    #[arg(long, default_value_t = 0.3)]
+    pub net_spread: f32,
 }
 
 /// What a run's folder was made with: a resumed run must agree, or its games would mix.
-fn settings_text(a: &SelfplayArgs) -> String {
-    serde_json::json!({
+fn settings_text(a: &SelfplayArgs, net_hash: Option<u64>) -> String {
+    let mut settings = serde_json::json!({
         "format": data::VERSION,
         "game": a.game,
         "playouts": a.playouts,
         "seed": a.seed,
         "sample_plies": a.sample_plies,
         "centre_ban": a.centre_ban,
-    })
-    .to_string()
+    });
+    // Runs without a network keep the settings text they always had, so that their folders
+    // resume as before.
+    if let Some(hash) = net_hash {
+        settings["network"] = serde_json::json!({
+            "fnv1a64": format!("{hash:016x}"),
+            "after": a.net_after,
+            "weight": a.net_weight,
+            "spread": a.net_spread,
+        });
+    }
+    settings.to_string()
+}
+
+/// The network of a run, read and checked, and the FNV-1a hash of its file (the settings
+/// guard compares it, so that one folder never mixes the games of two networks).
+fn load_network(a: &SelfplayArgs) -> Result<Option<(Arc<Network>, u64)>, String> {
+    let Some(path) = &a.nogo_net else {
+        return Ok(None);
+    };
+    let name = path.display().to_string();
+    let bytes = fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+    let net = Network::from_bytes(&bytes, &name)?;
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    Ok(Some((Arc::new(net), hash)))
 }
 
 pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
     if args.threads == 0 || args.games == 0 || args.playouts == 0 {
         return Err("--threads, --games and --playouts must be at least 1".into());
     }
+    let network = load_network(args)?;
     fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let settings_path = args.out.join("selfplay.json");
-    let settings = settings_text(args);
+    let settings = settings_text(args, network.as_ref().map(|n| n.1));
+    let network = network.map(|n| n.0);
     match fs::read_to_string(&settings_path) {
         Ok(old) if old.trim() != settings => {
             return Err(format!(
@@ -101,7 +142,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
     let result: Result<(), String> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..args.threads)
             .map(|w| {
-                let (todo, next, progress) = (&todo, &next, &progress);
+                let (todo, next, progress, network) = (&todo, &next, &progress, &network);
                 s.spawn(move || -> Result<(), String> {
                     let path = args.out.join(format!("selfplay-w{w}.sbnd"));
                     let mut out = open_for_append(&path)?;
@@ -110,7 +151,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
                         let Some(&game) = todo.get(i) else {
                             return Ok(());
                         };
-                        let records = play_game(args, game);
+                        let records = play_game(args, network.as_ref(), game);
                         let mut bytes = Vec::with_capacity(records.len() * data::RECORD_SIZE);
                         for r in &records {
                             bytes.extend_from_slice(&r.encode());
@@ -202,12 +243,21 @@ fn game_seed(seed: u64, game: u32) -> u64 {
 }
 
 /// One game of the engine against itself, its positions labelled.
-pub fn play_game(args: &SelfplayArgs, game: u32) -> Vec<Record> {
+pub fn play_game(args: &SelfplayArgs, network: Option<&Arc<Network>>, game: u32) -> Vec<Record> {
     let seed = game_seed(args.seed, game);
-    let mut engine = NogoEngine::new(NogoConfig {
+    let mut config = NogoConfig {
         seed,
         ..NogoConfig::default()
-    });
+    };
+    let mut engine = match network {
+        Some(net) => {
+            config.mcts.advice_after = args.net_after;
+            config.mcts.advice_weight = args.net_weight;
+            config.net_spread = args.net_spread;
+            NogoEngine::with_network(config, Arc::clone(net))
+        }
+        None => NogoEngine::new(config),
+    };
     engine.new_game();
     let mut rng = SmallRng::seed_from_u64(seed);
     let rules = NogoRules {
@@ -299,6 +349,10 @@ mod tests {
             threads: 2,
             sample_plies: 4,
             centre_ban: false,
+            nogo_net: None,
+            net_after: 256,
+            net_weight: 0.25,
+            net_spread: 0.3,
         }
     }
 
@@ -327,10 +381,10 @@ mod tests {
     #[test]
     fn a_game_is_labelled_from_its_own_positions() {
         let a = args(PathBuf::new(), 1);
-        let records = play_game(&a, 3);
+        let records = play_game(&a, None, 3);
         assert_eq!(
             records,
-            play_game(&a, 3),
+            play_game(&a, None, 3),
             "a game depends on the seed and index only"
         );
         let mut pos = Nogo::new(NogoRules::default());
@@ -388,5 +442,47 @@ mod tests {
         assert!(selfplay(&other).unwrap_err().contains("other settings"));
         let _ = fs::remove_dir_all(&whole);
         let _ = fs::remove_dir_all(&cut);
+    }
+
+    #[test]
+    fn a_network_advises_both_sides_and_is_part_of_the_settings() {
+        let tiny = PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/test_vectors/nogo/network/tiny.sbnn"
+        ));
+        let dir = scratch("net");
+        let mut a = args(dir.clone(), 2);
+        a.nogo_net = Some(tiny.clone());
+        a.net_after = 8;
+        selfplay(&a).unwrap();
+        let records = all_records(&dir);
+        assert_eq!(
+            records.iter().filter(|r| r.flags & FLAG_LAST != 0).count(),
+            2
+        );
+        // The advice changes the search: the same games without it differ.
+        let plain = play_game(&args(PathBuf::new(), 2), None, 0);
+        let net = Arc::new(Network::from_file(&tiny).unwrap());
+        let advised = play_game(&a, Some(&net), 0);
+        assert_eq!(
+            advised,
+            records
+                .iter()
+                .filter(|r| r.game == 0)
+                .cloned()
+                .collect::<Vec<_>>()
+        );
+        assert_ne!(plain, advised);
+        let settings = fs::read_to_string(dir.join("selfplay.json")).unwrap();
+        assert!(settings.contains("fnv1a64"), "{settings}");
+        // The same folder with another network (or none) is refused.
+        let mut none = a.clone();
+        none.nogo_net = None;
+        assert!(selfplay(&none).unwrap_err().contains("other settings"));
+        // A missing network file is an error naming it.
+        let mut missing = a.clone();
+        missing.nogo_net = Some(dir.join("no-such.sbnn"));
+        assert!(selfplay(&missing).unwrap_err().contains("no-such.sbnn"));
+        let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -70,6 +70,12 @@ def parse_args(argv=None):
                    help="loss = policy CE + W * value MSE [1.0]")
     g.add_argument("--seed", type=int, default=1, help="weights and batches [1]")
     g.add_argument("--threads", type=int, default=2, help="torch CPU threads [2]")
+    g.add_argument("--max-seconds", type=float, default=None, metavar="T",
+                   help="stop training after T seconds and write the file as it stands (for a "
+                        "machine lent for a fixed time; the log says at which step)")
+    g.add_argument("--device", default="cpu", metavar="DEV",
+                   help="where the steps run: cpu, cuda, or auto (cuda where torch sees one) "
+                        "[cpu]; the batches and the file are the same either way")
     g = ap.add_argument_group("reports and checkpoints")
     g.add_argument("--log-every", type=int, default=500, help="report every N steps [500]")
     g.add_argument("--ckpt-every", type=int, default=1000, help="checkpoint every N steps [1000]")
@@ -113,7 +119,7 @@ class Trainer:
 
         self.a, self.torch, self.log = a, torch, log
         torch.manual_seed(a.seed)
-        self.net = Net(a.channels, a.blocks, a.value_hidden, bn=not a.no_bn)
+        self.net = Net(a.channels, a.blocks, a.value_hidden, bn=not a.no_bn).to(a.device)
         params_decay = [p for n, p in self.net.named_parameters() if p.dim() > 1]
         params_plain = [p for n, p in self.net.named_parameters() if p.dim() <= 1]
         groups = [{"params": params_decay, "weight_decay": a.weight_decay},
@@ -133,9 +139,9 @@ class Trainer:
         return a.lr * (a.lr_end + (1 - a.lr_end) * 0.5 * (1 + math.cos(math.pi * t)))
 
     def tensors(self, planes, target, legal, z, has_policy):
-        t = self.torch
-        return (t.from_numpy(planes).reshape(-1, 8, 9, 9), t.from_numpy(target),
-                t.from_numpy(legal), t.from_numpy(z), t.from_numpy(has_policy))
+        t, dev = self.torch, self.a.device
+        return tuple(t.from_numpy(x).to(dev) for x in
+                     (planes.reshape(-1, 8, 9, 9), target, legal, z, has_policy))
 
     def losses(self, planes, target, legal, z, has_policy):
         """(policy CE, value MSE, top-1 hits, masked logits, value) of one batch."""
@@ -196,7 +202,7 @@ class Trainer:
         os.replace(tmp, path)
 
     def load_checkpoint(self, path):
-        ck = self.torch.load(path, map_location="cpu", weights_only=False)
+        ck = self.torch.load(path, map_location=self.a.device, weights_only=False)
         if ck["config"] != self.config():
             raise SystemExit(f"{path} was made with {ck['config']}, this run is "
                              f"{self.config()}: delete it, or pass --no-resume")
@@ -228,6 +234,10 @@ def self_check(net, arrays, path, planes, torch, blocks, log=print, limit=1e-3):
 
 def train(a):
     torch = setup_torch(a.threads)
+    if a.device == "auto":
+        a.device = "cuda" if torch.cuda.is_available() else "cpu"
+    if a.device.startswith("cuda") and not torch.cuda.is_available():
+        raise SystemExit(f"--device {a.device}: this torch sees no CUDA device")
     t0 = time.time()
     log = lambda s: print(f"[{time.time() - t0:7.1f}s] {s}", flush=True)  # noqa: E731
     try:
@@ -266,7 +276,7 @@ def train(a):
         tr.net.load_arrays(arrays)
         calib = rng.choice(train_idx, size=min(len(train_idx), 2048), replace=False)
         planes = data.batch(calib, np.zeros(len(calib), dtype=np.int64), a.value_mix)[0]
-        tr.net.calibrate(torch.from_numpy(planes).reshape(-1, 8, 9, 9))
+        tr.net.calibrate(torch.from_numpy(planes).reshape(-1, 8, 9, 9).to(a.device))
         log(f"started from {a.init}")
 
     def report(tag, train_sums):
@@ -285,7 +295,14 @@ def train(a):
     sums = [0.0, 0.0, 0]
     t_train, n_train = 0.0, 0
     stop = a.steps if a.stop_at is None else min(a.stop_at, a.steps)
+    timed_out = False
     while tr.step < stop:
+        if a.max_seconds is not None and time.time() - t0 > a.max_seconds:
+            log(f"--max-seconds {a.max_seconds:g} reached at step {tr.step} of {a.steps}: "
+                f"the file is written as it stands")
+            tr.save_checkpoint(ckpt)
+            timed_out = True
+            break
         # The batch of step s depends on (seed, s) only.
         brng = np.random.default_rng([a.seed, tr.step])
         idx = train_idx[brng.integers(0, len(train_idx), size=a.batch)]
@@ -303,10 +320,12 @@ def train(a):
             t_train, n_train = 0.0, 0
         if tr.step % a.ckpt_every == 0 or tr.step == stop:
             tr.save_checkpoint(ckpt)
-    if tr.step < a.steps:
+    if tr.step < a.steps and not timed_out:
         log(f"stopped at step {tr.step} of {a.steps}: checkpoint {ckpt}")
         return
 
+    tr.net.cpu()  # the export and the self-check run in float64 on the CPU
+    a.device = "cpu"
     arrays = tr.net.export_arrays()
     size = sbnn.write(a.out, arrays, a.channels, a.blocks, a.value_hidden)
     log(f"wrote {a.out} ({size} bytes) at step {tr.step}"

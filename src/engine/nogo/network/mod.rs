@@ -7,6 +7,8 @@
 //! weights over the output channels, a loop the compiler turns into vector instructions; and a
 //! zero input (ReLU makes many) skips its row.
 
+#[cfg(target_arch = "x86_64")]
+mod simd;
 pub mod weights;
 
 use crate::engine::nogo::features::PLANES;
@@ -28,6 +30,8 @@ struct Conv3 {
     outputs: usize,
     w: Vec<f32>,
     b: Vec<f32>,
+    /// Whether this CPU runs `simd::conv3x3` (AVX2 and FMA).
+    avx2: bool,
 }
 
 impl Conv3 {
@@ -45,12 +49,90 @@ impl Conv3 {
             outputs: c.outputs,
             w,
             b: c.b.clone(),
+            avx2: simd_available(),
         }
     }
 
     /// `out[p] = bias + sum over taps and inputs`, then `residual` added and ReLU applied.
+    /// `sparse` skips the zero inputs: worth its branch on the input planes, which are mostly
+    /// zero, not on the hidden layers.
     #[inline(always)]
-    fn apply(&self, input: &[f32], residual: Option<&[f32]>, out: &mut [f32]) {
+    fn apply(&self, input: &[f32], residual: Option<&[f32]>, out: &mut [f32], sparse: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            let (w, b, ni) = (&self.w[..], &self.b[..], self.inputs);
+            // SAFETY: `avx2` is set only where the CPU was found to have AVX2 and FMA.
+            unsafe {
+                match self.outputs {
+                    8 => return simd::conv3x3::<1>(w, b, ni, input, residual, out, sparse),
+                    16 => return simd::conv3x3::<2>(w, b, ni, input, residual, out, sparse),
+                    32 => return simd::conv3x3::<4>(w, b, ni, input, residual, out, sparse),
+                    48 => return simd::conv3x3::<6>(w, b, ni, input, residual, out, sparse),
+                    64 => return simd::conv3x3::<8>(w, b, ni, input, residual, out, sparse),
+                    _ => {}
+                }
+            }
+        }
+        // A width known at compile time keeps the point's sums in vector registers through all
+        // its taps and inputs, instead of in memory.
+        match self.outputs {
+            16 => self.apply_n::<16>(input, residual, out, sparse),
+            32 => self.apply_n::<32>(input, residual, out, sparse),
+            48 => self.apply_n::<48>(input, residual, out, sparse),
+            64 => self.apply_n::<64>(input, residual, out, sparse),
+            _ => self.apply_any(input, residual, out),
+        }
+    }
+
+    #[inline(always)]
+    fn apply_n<const N: usize>(
+        &self,
+        input: &[f32],
+        residual: Option<&[f32]>,
+        out: &mut [f32],
+        sparse: bool,
+    ) {
+        let ni = self.inputs;
+        for p in 0..POINTS {
+            // Two sets of sums, for the even and the odd inputs: each sum waits on its own last
+            // addition, and two independent chains keep the multiply-add units busy.
+            let mut even = [0.0f32; N];
+            let mut odd = [0.0f32; N];
+            for (tap, q) in NEIGHBOURS[p].iter().enumerate() {
+                let Some(q) = *q else { continue };
+                let row = &input[q as usize * ni..(q as usize + 1) * ni];
+                let w = &self.w[tap * ni * N..(tap + 1) * ni * N];
+                let mut i = 0;
+                while i + 1 < ni {
+                    let (a, b) = (row[i], row[i + 1]);
+                    if !sparse || a != 0.0 || b != 0.0 {
+                        let wa: &[f32; N] = w[i * N..(i + 1) * N].try_into().unwrap();
+                        let wb: &[f32; N] = w[(i + 1) * N..(i + 2) * N].try_into().unwrap();
+                        for k in 0..N {
+                            even[k] += a * wa[k];
+                            odd[k] += b * wb[k];
+                        }
+                    }
+                    i += 2;
+                }
+                if i < ni && (!sparse || row[i] != 0.0) {
+                    let wa: &[f32; N] = w[i * N..(i + 1) * N].try_into().unwrap();
+                    for k in 0..N {
+                        even[k] += row[i] * wa[k];
+                    }
+                }
+            }
+            let acc = &mut out[p * N..(p + 1) * N];
+            let res = residual.map(|r| &r[p * N..(p + 1) * N]);
+            for k in 0..N {
+                let v = self.b[k] + even[k] + odd[k] + res.map_or(0.0, |r| r[k]);
+                acc[k] = v.max(0.0);
+            }
+        }
+    }
+
+    /// Any width: the sums kept in `out` itself.
+    fn apply_any(&self, input: &[f32], residual: Option<&[f32]>, out: &mut [f32]) {
         let (ni, no) = (self.inputs, self.outputs);
         for p in 0..POINTS {
             let acc = &mut out[p * no..(p + 1) * no];
@@ -60,11 +142,9 @@ impl Conv3 {
                 let row = &input[q as usize * ni..(q as usize + 1) * ni];
                 let w = &self.w[tap * ni * no..(tap + 1) * ni * no];
                 for (i, &a) in row.iter().enumerate() {
-                    if a != 0.0 {
-                        let wr = &w[i * no..(i + 1) * no];
-                        for (acc, &wv) in acc.iter_mut().zip(wr) {
-                            *acc += a * wv;
-                        }
+                    let wr = &w[i * no..(i + 1) * no];
+                    for (acc, &wv) in acc.iter_mut().zip(wr) {
+                        *acc += a * wv;
                     }
                 }
             }
@@ -78,6 +158,15 @@ impl Conv3 {
             }
         }
     }
+}
+
+fn simd_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// The 3x3 neighbourhood of each point, taps in [ky][kx] order (the weights' order), `None` off
@@ -142,6 +231,18 @@ impl Network {
         Network::from_bytes(&bytes, &name)
     }
 
+    /// The same network on the portable loops alone, whatever the CPU has (for the tests that
+    /// hold the two ways to one answer).
+    #[cfg(test)]
+    fn without_simd(mut self) -> Network {
+        self.stem.avx2 = false;
+        for (a, b) in &mut self.blocks {
+            a.avx2 = false;
+            b.avx2 = false;
+        }
+        self
+    }
+
     pub fn channels(&self) -> usize {
         self.channels
     }
@@ -180,10 +281,10 @@ impl Network {
         let mut x = vec![0.0f32; POINTS * c];
         let mut h = vec![0.0f32; POINTS * c];
         let mut y = vec![0.0f32; POINTS * c];
-        self.stem.apply(&input, None, &mut x);
+        self.stem.apply(&input, None, &mut x, true);
         for (first, second) in &self.blocks {
-            first.apply(&x, None, &mut h);
-            second.apply(&h, Some(&x), &mut y);
+            first.apply(&x, None, &mut h, false);
+            second.apply(&h, Some(&x), &mut y, false);
             std::mem::swap(&mut x, &mut y);
         }
         // Policy: a 1x1 convolution to two planes, flattened plane by plane, then dense.
