@@ -60,14 +60,14 @@ impl NetworkBenchLine {
     }
 }
 
-/// The network's forward pass on the bench positions, for `seconds` each: the default size
-/// (6 blocks of 32 channels, a value head 32 wide) with random weights, which cost the same
-/// time as trained ones of that size.
+/// The network's forward pass on the bench positions, for `seconds` each: the network built
+/// into the binary (random weights of its size would cost the same: the hidden layers skip
+/// nothing).
 pub fn bench_nogo_network(seconds: f64) -> Vec<NetworkBenchLine> {
     use crate::engine::nogo::features::planes;
-    use crate::engine::nogo::network::{weights::Weights, Network};
-    let net = Network::new(&Weights::random(32, 6, 32, 1));
-    let name = format!("{}x{} random", net.blocks(), net.channels());
+    use crate::engine::nogo::network::builtin;
+    let net = builtin::network().expect("the built-in network reads (a test holds it)");
+    let name = format!("{}x{} {}", net.blocks(), net.channels(), builtin::NAME);
     nogo_positions()
         .into_iter()
         .map(|(position, pos)| {

@@ -10,8 +10,8 @@ use super::session::Session;
 use super::{serve, Line, LineReader, Protocol, ThreadedLines};
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::engine::gomoku::level::{self, Level};
-use crate::engine::nogo::network::Network;
-use crate::engine::nogo::{NogoConfig, NogoEngine};
+use crate::engine::nogo::network::{builtin, Network};
+use crate::engine::nogo::{Advice, NogoConfig, NogoEngine};
 use crate::game::connect6::{Connect6, Connect6Rules};
 use crate::game::gomoku::Gomoku;
 use crate::game::nogo::{Nogo, NogoRules};
@@ -115,17 +115,19 @@ pub struct ServeArgs {
     /// SAU: side of the board.
     #[arg(long, default_value_t = 19, value_parser = parse_board_size)]
     pub board_size: usize,
-    /// NoGo: a network file (`.sbnn`) whose policy advises the search.
-    #[arg(long, value_name = "FILE")]
-    pub nogo_net: Option<PathBuf>,
+    /// NoGo: the network whose policy advises the search: `builtin` (the one inside this
+    /// binary), `none` (the default: the search alone, until a network measures better at the
+    /// platforms' clocks), or a network file (`.sbnn`; write `./none` for a file of that name).
+    #[arg(long, value_name = "builtin|none|FILE", default_value = "none", value_parser = parse_net_choice)]
+    pub nogo_net: NetChoice,
     /// NoGo with a network: visits at which a node asks the network.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = Advice::default().after)]
     pub net_after: u32,
     /// NoGo with a network: the advice's weight, in virtual visits per visit of the node.
-    #[arg(long, default_value_t = 0.25)]
+    #[arg(long, default_value_t = Advice::default().weight)]
     pub net_weight: f32,
     /// NoGo with a network: how far the advice moves a move's prior win rate from one half.
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = Advice::default().spread)]
     pub net_spread: f32,
     /// Append diagnostics (bad input, time used, panics) to this file instead of standard error.
     /// On SAU and Gomocup nothing but protocol lines is ever written to the pipes, so without it
@@ -282,6 +284,44 @@ fn margin(args: &ServeArgs) -> Duration {
     args.margin_ms.map_or(DEFAULT_MARGIN, Duration::from_millis)
 }
 
+/// Which network advises the NoGo search.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NetChoice {
+    None,
+    Builtin,
+    File(PathBuf),
+}
+
+fn parse_net_choice(s: &str) -> Result<NetChoice, String> {
+    Ok(match s {
+        "" => return Err("give builtin, none or a network file".into()),
+        "none" => NetChoice::None,
+        "builtin" => NetChoice::Builtin,
+        _ => NetChoice::File(PathBuf::from(s)),
+    })
+}
+
+impl ServeArgs {
+    fn advice(&self) -> Advice {
+        Advice {
+            after: self.net_after,
+            weight: self.net_weight,
+            spread: self.net_spread,
+        }
+    }
+}
+
+impl NetChoice {
+    /// The network, read and checked; an error names the file and what was wrong.
+    pub fn load(&self) -> Result<Option<Arc<Network>>, String> {
+        match self {
+            NetChoice::None => Ok(None),
+            NetChoice::Builtin => builtin::network().map(Some),
+            NetChoice::File(path) => Network::from_file(path).map(|n| Some(Arc::new(n))),
+        }
+    }
+}
+
 fn default_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -293,15 +333,12 @@ fn default_seed() -> u64 {
 pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
     // A network that cannot be read is a broken installation: say so and serve nothing, rather
     // than play on without it.
-    let network = match &args.nogo_net {
-        Some(path) => match Network::from_file(path) {
-            Ok(net) => Some(Arc::new(net)),
-            Err(e) => {
-                eprintln!("stonebrain: {e}");
-                return ExitCode::from(2);
-            }
-        },
-        None => None,
+    let network = match args.nogo_net.load() {
+        Ok(net) => net,
+        Err(e) => {
+            eprintln!("stonebrain: {e}");
+            return ExitCode::from(2);
+        }
     };
     let stdin = std::io::stdin();
     let program = std::env::args().next().unwrap_or_default();
@@ -454,18 +491,13 @@ fn nogo_session(
     reuse_tree: bool,
     network: &Option<Arc<Network>>,
 ) -> Session<Nogo> {
-    let mut config = NogoConfig {
+    let config = NogoConfig {
         seed,
         reuse_tree,
         ..NogoConfig::default()
     };
     let engine = match network {
-        Some(net) => {
-            config.mcts.advice_after = args.net_after;
-            config.mcts.advice_weight = args.net_weight;
-            config.net_spread = args.net_spread;
-            NogoEngine::with_network(config, Arc::clone(net))
-        }
+        Some(net) => NogoEngine::advised(config, Arc::clone(net), args.advice()),
         None => NogoEngine::new(config),
     };
     let mut session = Session::new(

@@ -63,6 +63,11 @@ fn the_trainers_tiny_network_plays() {
 }
 
 #[test]
+fn the_built_in_network_plays() {
+    plays_a_legal_move("builtin");
+}
+
+#[test]
 fn a_bad_network_file_stops_the_bot_with_a_clear_message() {
     let good = Weights::random(8, 1, 8, 4).to_bytes();
     let cut = scratch("cut.sbnn");

@@ -68,6 +68,27 @@ impl Default for NogoConfig {
     }
 }
 
+/// How the network's advice enters the search (`--net-after`, `--net-weight`, `--net-spread`).
+/// The defaults are the settings the built-in network was measured with (docs/experiments/
+/// nogo.md, 2026-12-04): asked at 256 visits, a quarter of a virtual visit per visit, prior win
+/// rates within 0.3 of one half.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Advice {
+    pub after: u32,
+    pub weight: f32,
+    pub spread: f32,
+}
+
+impl Default for Advice {
+    fn default() -> Advice {
+        Advice {
+            after: 256,
+            weight: 0.25,
+            spread: 0.3,
+        }
+    }
+}
+
 pub struct NogoEngine {
     config: NogoConfig,
     /// The policy-value network, when the engine plays with one.
@@ -95,6 +116,14 @@ impl NogoEngine {
             network: Some(network),
             ..NogoEngine::new(config)
         }
+    }
+
+    /// The engine whose tree `network` advises as `advice` says.
+    pub fn advised(mut config: NogoConfig, network: Arc<Network>, advice: Advice) -> NogoEngine {
+        config.mcts.advice_after = advice.after;
+        config.mcts.advice_weight = advice.weight;
+        config.net_spread = advice.spread;
+        NogoEngine::with_network(config, network)
     }
 
     /// Size of the kept tree (for tests of tree reuse).

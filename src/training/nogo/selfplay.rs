@@ -10,7 +10,7 @@
 use super::data::{self, Record, FLAG_CENTRE_BAN, FLAG_LAST, FLAG_SAMPLED};
 use crate::engine::nogo::features::planes;
 use crate::engine::nogo::network::Network;
-use crate::engine::nogo::{NogoConfig, NogoEngine};
+use crate::engine::nogo::{Advice, NogoConfig, NogoEngine};
 use crate::engine::Engine;
 use crate::game::nogo::{Nogo, NogoRules, Point, POINTS};
 use crate::game::{Color, Game, Outcome};
@@ -56,13 +56,13 @@ pub struct SelfplayArgs {
     #[arg(long, value_name = "FILE")]
     pub nogo_net: Option<PathBuf>,
     /// With a network: visits at which a node asks it.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = Advice::default().after)]
     pub net_after: u32,
     /// With a network: the advice's weight, in virtual visits per visit of the node.
-    #[arg(long, default_value_t = 0.25)]
+    #[arg(long, default_value_t = Advice::default().weight)]
     pub net_weight: f32,
     /// With a network: how far the advice moves a move's prior win rate from one half.
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = Advice::default().spread)]
     pub net_spread: f32,
 }
 
@@ -245,17 +245,17 @@ fn game_seed(seed: u64, game: u32) -> u64 {
 /// One game of the engine against itself, its positions labelled.
 pub fn play_game(args: &SelfplayArgs, network: Option<&Arc<Network>>, game: u32) -> Vec<Record> {
     let seed = game_seed(args.seed, game);
-    let mut config = NogoConfig {
+    let config = NogoConfig {
         seed,
         ..NogoConfig::default()
     };
+    let advice = Advice {
+        after: args.net_after,
+        weight: args.net_weight,
+        spread: args.net_spread,
+    };
     let mut engine = match network {
-        Some(net) => {
-            config.mcts.advice_after = args.net_after;
-            config.mcts.advice_weight = args.net_weight;
-            config.net_spread = args.net_spread;
-            NogoEngine::with_network(config, Arc::clone(net))
-        }
+        Some(net) => NogoEngine::advised(config, Arc::clone(net), advice),
         None => NogoEngine::new(config),
     };
     engine.new_game();

@@ -7,6 +7,7 @@
 //! weights over the output channels, a loop the compiler turns into vector instructions; and a
 //! zero input (ReLU makes many) skips its row.
 
+pub mod builtin;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 pub mod weights;
