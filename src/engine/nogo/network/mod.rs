@@ -319,9 +319,29 @@ impl Network {
     }
 }
 
+/// Eight running sums rather than one: a single sum makes every addition wait on the one before
+/// (the compiler may not reorder floating-point additions), while eight lanes become one vector
+/// register. The heads' dot products are small next to the convolutions: 4% more evaluations a
+/// second (3,439 against 3,290, `stonebrain bench nogo`, three runs of each, machine idle).
 #[inline(always)]
 fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    const LANES: usize = 8;
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut sums = [0.0f32; LANES];
+    let (ac, bc) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let tail: f32 = ac
+        .remainder()
+        .iter()
+        .zip(bc.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ac.zip(bc) {
+        for k in 0..LANES {
+            sums[k] += x[k] * y[k];
+        }
+    }
+    sums.iter().sum::<f32>() + tail
 }
 
 #[inline(always)]
