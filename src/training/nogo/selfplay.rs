@@ -350,9 +350,9 @@ mod tests {
             sample_plies: 4,
             centre_ban: false,
             nogo_net: None,
-            net_after: 256,
-            net_weight: 0.25,
-            net_spread: 0.3,
+            net_after: Advice::default().after,
+            net_weight: Advice::default().weight,
+            net_spread: Advice::default().spread,
         }
     }
 
