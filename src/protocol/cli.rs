@@ -129,6 +129,9 @@ pub struct ServeArgs {
     /// NoGo with a network: how far the advice moves a move's prior win rate from one half.
     #[arg(long, default_value_t = Advice::default().spread)]
     pub net_spread: f32,
+    /// NoGo with a network: ask it again each time a node's visits grow this many times over (0: once).
+    #[arg(long, default_value_t = Advice::default().again)]
+    pub net_again: u32,
     /// Append diagnostics (bad input, time used, panics) to this file instead of standard error.
     /// On SAU and Gomocup nothing but protocol lines is ever written to the pipes, so without it
     /// they are dropped.
@@ -307,6 +310,7 @@ impl ServeArgs {
             after: self.net_after,
             weight: self.net_weight,
             spread: self.net_spread,
+            again: self.net_again,
         }
     }
 }

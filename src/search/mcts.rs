@@ -155,9 +155,32 @@ pub struct MctsParams {
     pub advice_after: u32,
     /// Virtual AMAF visits the advice adds to each child, as a share of the node's visits.
     pub advice_weight: f32,
+    /// Ask the advisor again each time a node's visits grow this many times over (0 or 1: once
+    /// only). Each asking adds `advice_weight` times the visits the node then has, so the advice
+    /// keeps its share beside the AMAF statistics of a node that grows large.
+    pub advice_again: u32,
 }
 
 impl MctsParams {
+    /// Whether a node with `visits` visits asks the advisor now: at `advice_after` visits, and
+    /// with `advice_again` = r at `advice_after` times r, r², r³ ...
+    #[inline(always)]
+    fn advice_due(&self, visits: u32) -> bool {
+        let a = self.advice_after;
+        // Most nodes stop at the first test: they never reach `a` visits.
+        if a == 0 || visits < a || !visits.is_multiple_of(a) {
+            return false;
+        }
+        let mut times = visits / a;
+        let r = self.advice_again;
+        if r >= 2 {
+            while times.is_multiple_of(r) {
+                times /= r;
+            }
+        }
+        times == 1
+    }
+
     /// The virtual AMAF win rate a hint stands for.
     fn prior_rate(&self, hint: Hint) -> f32 {
         match hint {
@@ -185,6 +208,7 @@ impl Default for MctsParams {
             knowledge_weight: 1.0,
             advice_after: 0,
             advice_weight: 0.0,
+            advice_again: 0,
         }
     }
 }
@@ -616,8 +640,7 @@ impl<G: Playout> Mcts<G> {
             if k != 0 && self.stats.visits[n] == k {
                 self.apply_knowledge(n, &mut pos);
             }
-            let a = self.params.advice_after;
-            if a != 0 && self.stats.visits[n] == a {
+            if self.params.advice_due(self.stats.visits[n]) {
                 self.apply_advice(n, &mut pos);
             }
             n = self.select_child(n);
@@ -980,6 +1003,24 @@ mod tests {
         }
         assert_eq!(before.len(), after.len());
         assert_eq!(run(0, 50).1, 0, "no advice with advice_after 0");
+    }
+
+    /// Asked at `advice_after` visits, and with `advice_again` at each growth by that factor.
+    #[test]
+    fn advice_is_due_at_the_visits_set_and_their_repeats() {
+        let due = |after, again| {
+            let p = MctsParams {
+                advice_after: after,
+                advice_again: again,
+                ..MctsParams::default()
+            };
+            (0..5000).filter(|&v| p.advice_due(v)).collect::<Vec<u32>>()
+        };
+        assert_eq!(due(0, 4), Vec::<u32>::new());
+        assert_eq!(due(8, 0), vec![8]);
+        assert_eq!(due(8, 1), vec![8]);
+        assert_eq!(due(8, 4), vec![8, 32, 128, 512, 2048]);
+        assert_eq!(due(3, 8), vec![3, 24, 192, 1536]);
     }
 
     #[test]

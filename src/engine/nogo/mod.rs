@@ -68,7 +68,8 @@ impl Default for NogoConfig {
     }
 }
 
-/// How the network's advice enters the search (`--net-after`, `--net-weight`, `--net-spread`).
+/// How the network's advice enters the search (`--net-after`, `--net-weight`, `--net-spread`,
+/// `--net-again`).
 /// The defaults are the settings the built-in network was measured with (docs/experiments/
 /// nogo.md, 2026-12-04): asked at 256 visits, a quarter of a virtual visit per visit, prior win
 /// rates within 0.3 of one half.
@@ -77,6 +78,8 @@ pub struct Advice {
     pub after: u32,
     pub weight: f32,
     pub spread: f32,
+    /// Ask again each time a node's visits grow this many times over (0: once).
+    pub again: u32,
 }
 
 impl Default for Advice {
@@ -85,6 +88,7 @@ impl Default for Advice {
             after: 256,
             weight: 0.25,
             spread: 0.3,
+            again: 0,
         }
     }
 }
@@ -122,6 +126,7 @@ impl NogoEngine {
     pub fn advised(mut config: NogoConfig, network: Arc<Network>, advice: Advice) -> NogoEngine {
         config.mcts.advice_after = advice.after;
         config.mcts.advice_weight = advice.weight;
+        config.mcts.advice_again = advice.again;
         config.net_spread = advice.spread;
         NogoEngine::with_network(config, network)
     }

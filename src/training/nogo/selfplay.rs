@@ -64,6 +64,9 @@ pub struct SelfplayArgs {
     /// With a network: how far the advice moves a move's prior win rate from one half.
     #[arg(long, default_value_t = Advice::default().spread)]
     pub net_spread: f32,
+    /// With a network: ask it again each time a node's visits grow this many times over (0: once).
+    #[arg(long, default_value_t = Advice::default().again)]
+    pub net_again: u32,
 }
 
 /// What a run's folder was made with: a resumed run must agree, or its games would mix.
@@ -85,6 +88,10 @@ fn settings_text(a: &SelfplayArgs, net_hash: Option<u64>) -> String {
             "weight": a.net_weight,
             "spread": a.net_spread,
         });
+        // Written only when set, so that folders made before the setting existed resume.
+        if a.net_again != 0 {
+            settings["network"]["again"] = serde_json::json!(a.net_again);
+        }
     }
     settings.to_string()
 }
@@ -253,6 +260,7 @@ pub fn play_game(args: &SelfplayArgs, network: Option<&Arc<Network>>, game: u32)
         after: args.net_after,
         weight: args.net_weight,
         spread: args.net_spread,
+        again: args.net_again,
     };
     let mut engine = match network {
         Some(net) => NogoEngine::advised(config, Arc::clone(net), advice),
@@ -353,6 +361,7 @@ mod tests {
             net_after: Advice::default().after,
             net_weight: Advice::default().weight,
             net_spread: Advice::default().spread,
+            net_again: Advice::default().again,
         }
     }
 
