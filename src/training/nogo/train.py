@@ -73,6 +73,11 @@ def parse_args(argv=None):
     g.add_argument("--max-seconds", type=float, default=None, metavar="T",
                    help="stop training after T seconds and write the file as it stands (for a "
                         "machine lent for a fixed time; the log says at which step)")
+    g.add_argument("--fit-seconds", type=float, default=None, metavar="T",
+                   help="set --steps from the speed of the first --warmup steps, so that the "
+                        "run (data loading included) ends some T seconds after it starts, its "
+                        "learning rate decayed in full (a lent machine's fixed time, where the "
+                        "speed is not known beforehand; the log gives the steps it chose)")
     g.add_argument("--device", default="cpu", metavar="DEV",
                    help="where the steps run: cpu, cuda, or auto (cuda where torch sees one) "
                         "[cpu]; the batches and the file are the same either way")
@@ -296,7 +301,18 @@ def train(a):
     t_train, n_train = 0.0, 0
     stop = a.steps if a.stop_at is None else min(a.stop_at, a.steps)
     timed_out = False
+    fit_from = (tr.step, time.time()) if a.fit_seconds is not None else None
     while tr.step < stop:
+        if fit_from is not None and tr.step == fit_from[0] + max(a.warmup, 50):
+            # The warm-up's pace sets the schedule: the cosine then runs to its end in the time
+            # left, less a twentieth for the reports and the export.
+            per_step = (time.time() - fit_from[1]) / (tr.step - fit_from[0])
+            left = a.fit_seconds - (time.time() - t0)
+            a.steps = max(tr.step + 1, tr.step + int(0.95 * left / per_step))
+            stop = a.steps if a.stop_at is None else min(a.stop_at, a.steps)
+            fit_from = None
+            log(f"--fit-seconds {a.fit_seconds:g}: {per_step * 1000:.1f} ms a step, "
+                f"{left:.0f} s left: --steps {a.steps}")
         if a.max_seconds is not None and time.time() - t0 > a.max_seconds:
             log(f"--max-seconds {a.max_seconds:g} reached at step {tr.step} of {a.steps}: "
                 f"the file is written as it stands")
