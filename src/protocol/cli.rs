@@ -129,7 +129,8 @@ pub struct ServeArgs {
     /// NoGo with a network: how far the advice moves a move's prior win rate from one half.
     #[arg(long, default_value_t = Advice::default().spread)]
     pub net_spread: f32,
-    /// NoGo with a network: ask it again each time a node's visits grow this many times over (0: once).
+    /// NoGo with a network: ask it again each time a node's visits grow this many times over
+    /// (0: once).
     #[arg(long, default_value_t = Advice::default().again)]
     pub net_again: u32,
     /// Append diagnostics (bad input, time used, panics) to this file instead of standard error.

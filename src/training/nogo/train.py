@@ -74,7 +74,8 @@ def parse_args(argv=None):
                    help="stop training after T seconds and write the file as it stands (for a "
                         "machine lent for a fixed time; the log says at which step)")
     g.add_argument("--fit-seconds", type=float, default=None, metavar="T",
-                   help="set --steps from the speed of the first --warmup steps, so that the "
+                   help="set --steps from the speed of the first --warmup steps (at least 50), "
+                        "so that the "
                         "run (data loading included) ends some T seconds after it starts, its "
                         "learning rate decayed in full (a lent machine's fixed time, where the "
                         "speed is not known beforehand; the log gives the steps it chose)")
@@ -299,7 +300,11 @@ def train(a):
         report("", [0, 0, 0])
     sums = [0.0, 0.0, 0]
     t_train, n_train = 0.0, 0
-    stop = a.steps if a.stop_at is None else min(a.stop_at, a.steps)
+    # Where this run stops: --stop-at splits a run, --fit-seconds may still change --steps.
+    def last_step():
+        return a.steps if a.stop_at is None else min(a.stop_at, a.steps)
+
+    stop = last_step()
     timed_out = False
     fit_from = (tr.step, time.time()) if a.fit_seconds is not None else None
     while tr.step < stop:
@@ -309,7 +314,7 @@ def train(a):
             per_step = (time.time() - fit_from[1]) / (tr.step - fit_from[0])
             left = a.fit_seconds - (time.time() - t0)
             a.steps = max(tr.step + 1, tr.step + int(0.95 * left / per_step))
-            stop = a.steps if a.stop_at is None else min(a.stop_at, a.steps)
+            stop = last_step()
             fit_from = None
             log(f"--fit-seconds {a.fit_seconds:g}: {per_step * 1000:.1f} ms a step, "
                 f"{left:.0f} s left: --steps {a.steps}")
