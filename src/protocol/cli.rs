@@ -11,7 +11,8 @@ use super::{serve, Line, LineReader, Protocol, ThreadedLines};
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::engine::gomoku::level::{self, Level};
 use crate::engine::nogo::network::{builtin, Network};
-use crate::engine::nogo::{Advice, NogoConfig, NogoEngine};
+use crate::engine::nogo::options::{NetOptions, SearchArg};
+use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::game::connect6::{Connect6, Connect6Rules};
 use crate::game::gomoku::Gomoku;
 use crate::game::nogo::{Nogo, NogoRules};
@@ -120,19 +121,9 @@ pub struct ServeArgs {
     /// platforms' clocks), or a network file (`.sbnn`; write `./none` for a file of that name).
     #[arg(long, value_name = "builtin|none|FILE", default_value = "none", value_parser = parse_net_choice)]
     pub nogo_net: NetChoice,
-    /// NoGo with a network: visits at which a node asks the network.
-    #[arg(long, default_value_t = Advice::default().after)]
-    pub net_after: u32,
-    /// NoGo with a network: the advice's weight, in virtual visits per visit of the node.
-    #[arg(long, default_value_t = Advice::default().weight)]
-    pub net_weight: f32,
-    /// NoGo with a network: how far the advice moves a move's prior win rate from one half.
-    #[arg(long, default_value_t = Advice::default().spread)]
-    pub net_spread: f32,
-    /// NoGo with a network: ask it again each time a node's visits grow this many times over
-    /// (0: once).
-    #[arg(long, default_value_t = Advice::default().again)]
-    pub net_again: u32,
+    /// NoGo: how the network's search is set (shared with self-play).
+    #[command(flatten)]
+    pub net: NetOptions,
     /// Append diagnostics (bad input, time used, panics) to this file instead of standard error.
     /// On SAU and Gomocup nothing but protocol lines is ever written to the pipes, so without it
     /// they are dropped.
@@ -305,17 +296,6 @@ fn parse_net_choice(s: &str) -> Result<NetChoice, String> {
     })
 }
 
-impl ServeArgs {
-    fn advice(&self) -> Advice {
-        Advice {
-            after: self.net_after,
-            weight: self.net_weight,
-            spread: self.net_spread,
-            again: self.net_again,
-        }
-    }
-}
-
 impl NetChoice {
     /// The network, read and checked; an error names the file and what was wrong.
     pub fn load(&self) -> Result<Option<Arc<Network>>, String> {
@@ -345,6 +325,13 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // PUCT is the network's own search: without one, the request cannot be met as asked.
+    if network.is_none() && args.net.nogo_search == SearchArg::Puct {
+        eprintln!(
+            "stonebrain: --nogo-search puct needs a network: give --nogo-net builtin or a file"
+        );
+        return ExitCode::from(2);
+    }
     let stdin = std::io::stdin();
     let program = std::env::args().next().unwrap_or_default();
     // A `pbrain-` program is a Gomocup brain by the managers' own convention: they choose the
@@ -502,7 +489,7 @@ fn nogo_session(
         ..NogoConfig::default()
     };
     let engine = match network {
-        Some(net) => NogoEngine::advised(config, Arc::clone(net), args.advice()),
+        Some(net) => NogoEngine::advised(config, Arc::clone(net), args.net.advice()),
         None => NogoEngine::new(config),
     };
     let mut session = Session::new(

@@ -5,4 +5,5 @@ pub mod arena_memory;
 pub mod budget;
 pub mod clock;
 pub mod mcts;
+pub mod puct;
 pub mod score;

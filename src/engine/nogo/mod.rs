@@ -1,11 +1,15 @@
 //! The NoGo engine: MCTS with RAVE (`crate::search::mcts`) over a NoGo-aware playout policy
 //! (`playout`), with the tree's priors sharpened by a mobility count (`knowledge`) at nodes that
-//! have earned it, and an exact solver (`solver`) asked first in the endgame.
+//! have earned it, and an exact solver (`solver`) asked first in the endgame. With a network,
+//! either its policy advises that tree (`advice`), or it drives a PUCT search of its own
+//! (`evaluator`, `search::puct`).
 
 mod advice;
+mod evaluator;
 pub mod features;
 mod knowledge;
 pub mod network;
+pub mod options;
 mod playout;
 pub mod solver;
 
@@ -13,9 +17,13 @@ use super::{Decision, Engine};
 use crate::game::nogo::{Nogo, Point};
 use crate::game::Game;
 use crate::search::clock::{share_of_time_left, Limits};
-use crate::search::mcts::{Mcts, MctsParams};
+use crate::search::mcts::{Mcts, MctsParams, SearchReport};
+use crate::search::puct::{Puct, PuctParams};
 use advice::NetworkAdvisor;
+use evaluator::NetworkEvaluator;
 use network::Network;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
 use solver::{Solver, Verdict};
 use std::sync::Arc;
 
@@ -35,6 +43,9 @@ pub struct NogoConfig {
     /// How far the network's advice moves the priors (`advice::NetworkAdvisor::spread`); the
     /// advice is asked at `mcts.advice_after` visits, when the engine has a network.
     pub net_spread: f32,
+    /// With a network: search by PUCT with these settings instead of advising the playout
+    /// search.
+    pub puct: Option<PuctSettings>,
 }
 
 impl Default for NogoConfig {
@@ -64,6 +75,7 @@ impl Default for NogoConfig {
             solve_empty: 30,
             solve_share: 0.35,
             net_spread: 0.3,
+            puct: None,
         }
     }
 }
@@ -80,6 +92,9 @@ pub struct Advice {
     pub spread: f32,
     /// Ask again each time a node's visits grow this many times over (0: once).
     pub again: u32,
+    /// The search the network serves (`--nogo-search`); the fields above are the playout
+    /// search's.
+    pub search: NetSearch,
 }
 
 impl Default for Advice {
@@ -89,6 +104,36 @@ impl Default for Advice {
             weight: 0.25,
             spread: 0.3,
             again: 0,
+            search: NetSearch::Advised,
+        }
+    }
+}
+
+/// Which search a network serves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NetSearch {
+    /// The playout search (MCTS with RAVE), its nodes advised by the policy.
+    Advised,
+    /// PUCT: the policy as the prior, the value head (mixed with playouts) judging the leaves.
+    Puct(PuctSettings),
+}
+
+/// PUCT's settings (`--puct-c`, `--puct-fpu`, `--puct-rollouts`, `--puct-mix`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PuctSettings {
+    pub params: PuctParams,
+    /// Playouts from each leaf, mixed with the value head.
+    pub rollouts: u32,
+    /// The playouts' share of a leaf's value, 0 to 1.
+    pub mix: f32,
+}
+
+impl Default for PuctSettings {
+    fn default() -> PuctSettings {
+        PuctSettings {
+            params: PuctParams::default(),
+            rollouts: 0,
+            mix: 0.5,
         }
     }
 }
@@ -98,6 +143,8 @@ pub struct NogoEngine {
     /// The policy-value network, when the engine plays with one.
     network: Option<Arc<Network>>,
     tree: Option<Mcts<Nogo>>,
+    /// The PUCT tree, when the network drives the search (`config.puct`).
+    puct: Option<Puct<Nogo>>,
     games: u64,
     /// Made at the first endgame turn and kept through the game: its table holds results.
     solver: Option<Solver>,
@@ -109,6 +156,7 @@ impl NogoEngine {
             config,
             network: None,
             tree: None,
+            puct: None,
             games: 0,
             solver: None,
         }
@@ -128,20 +176,58 @@ impl NogoEngine {
         config.mcts.advice_weight = advice.weight;
         config.mcts.advice_again = advice.again;
         config.net_spread = advice.spread;
+        config.puct = match advice.search {
+            NetSearch::Advised => None,
+            NetSearch::Puct(settings) => Some(settings),
+        };
         NogoEngine::with_network(config, network)
     }
 
     /// Size of the kept tree (for tests of tree reuse).
     pub fn tree_visits(&self) -> u32 {
-        self.tree.as_ref().map_or(0, |t| t.root_visits())
+        match (&self.tree, &self.puct) {
+            (Some(t), _) => t.root_visits(),
+            (None, Some(p)) => p.root_visits(),
+            (None, None) => 0,
+        }
     }
 
     /// The last search's visits of each root move (empty when no tree is kept: a forced move,
     /// a solved endgame, or `reuse_tree` off).
     pub fn root_child_visits(&self) -> Vec<(Point, u32)> {
-        self.tree
-            .as_ref()
-            .map_or(Vec::new(), |t| t.root_child_visits())
+        match (&self.tree, &self.puct) {
+            (Some(t), _) => t.root_child_visits(),
+            (None, Some(p)) => p.root_child_visits(),
+            (None, None) => Vec::new(),
+        }
+    }
+
+    /// The PUCT search of `pos`, in the kept tree when it stands at `pos`.
+    fn search_puct(
+        &mut self,
+        pos: &Nogo,
+        limits: Limits,
+        settings: PuctSettings,
+        net: Arc<Network>,
+        seed: u64,
+    ) -> SearchReport<Point> {
+        let tree = match &mut self.puct {
+            Some(t) if t.root_position().hash() == pos.hash() => t,
+            slot => {
+                let evaluator = NetworkEvaluator {
+                    net,
+                    rollouts: settings.rollouts,
+                    mix: settings.mix,
+                    rng: SmallRng::seed_from_u64(seed),
+                };
+                slot.insert(Puct::new(pos.clone(), settings.params, Box::new(evaluator)))
+            }
+        };
+        let report = tree.search(limits);
+        if !self.config.reuse_tree {
+            self.puct = None;
+        }
+        report
     }
 
     /// Asks the endgame solver, when the board is full enough; a proved win is the decision.
@@ -171,6 +257,7 @@ impl NogoEngine {
 impl Engine<Nogo> for NogoEngine {
     fn new_game(&mut self) {
         self.tree = None;
+        self.puct = None;
         if let Some(s) = &mut self.solver {
             s.clear();
         }
@@ -180,9 +267,13 @@ impl Engine<Nogo> for NogoEngine {
     fn observe(&mut self, _pos_before: &Nogo, m: Point) {
         if !self.config.reuse_tree {
             self.tree = None;
+            self.puct = None;
             return;
         }
         if let Some(tree) = &mut self.tree {
+            tree.advance(m);
+        }
+        if let Some(tree) = &mut self.puct {
             tree.advance(m);
         }
     }
@@ -192,6 +283,16 @@ impl Engine<Nogo> for NogoEngine {
             return proved;
         }
         let seed = self.config.seed ^ (self.games << 32) ^ pos.ply() as u64;
+        if let (Some(settings), Some(net)) = (self.config.puct, &self.network) {
+            let report = self.search_puct(pos, limits, settings, Arc::clone(net), seed);
+            return Decision {
+                mv: report.best,
+                win_rate: Some(report.win_rate),
+                work: report.playouts,
+                work_unit: "evaluations",
+                elapsed: report.elapsed,
+            };
+        }
         let tree = match &mut self.tree {
             Some(t) if t.root_position().hash() == pos.hash() => t,
             slot => {
@@ -265,6 +366,48 @@ mod tests {
         assert!(pos.is_legal(d2.mv.unwrap()));
         assert_eq!(d2.work, 1000);
         assert!(e.tree_visits() >= inherited + 1000);
+    }
+
+    #[test]
+    fn puct_plays_a_whole_game_of_legal_moves_and_keeps_its_tree() {
+        use network::weights::Weights;
+        let net = Arc::new(Network::new(&Weights::random(8, 1, 8, 3)));
+        let settings = PuctSettings {
+            rollouts: 2,
+            ..PuctSettings::default()
+        };
+        let advice = Advice {
+            search: NetSearch::Puct(settings),
+            ..Advice::default()
+        };
+        let config = NogoConfig {
+            seed: 5,
+            ..NogoConfig::default()
+        };
+        let mut e = NogoEngine::advised(config, net, advice);
+        e.new_game();
+        let mut pos = Nogo::new(NogoRules::default());
+        let (mut searched, mut inherited) = (0, 0);
+        while pos.outcome().is_none() {
+            if e.tree_visits() > 0 {
+                inherited += 1;
+            }
+            let d = e.think(&pos, Limits::iterations(60));
+            let mv = d.mv.expect("a move while the game goes on");
+            assert!(pos.is_legal(mv), "{mv} at ply {}", pos.ply());
+            if d.work > 0 {
+                assert_eq!((d.work_unit, d.work), ("evaluations", 60));
+                searched += 1;
+            }
+            assert!(e.tree.is_none(), "no playout tree beside PUCT's");
+            e.observe(&pos, mv);
+            pos.play(mv);
+        }
+        // Both sides are this engine: each search starts in the subtree the last one grew.
+        assert!(
+            searched > 20 && inherited > searched / 2,
+            "{searched} {inherited}"
+        );
     }
 
     #[test]

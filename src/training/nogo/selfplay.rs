@@ -10,7 +10,8 @@
 use super::data::{self, Record, FLAG_CENTRE_BAN, FLAG_LAST, FLAG_SAMPLED};
 use crate::engine::nogo::features::planes;
 use crate::engine::nogo::network::Network;
-use crate::engine::nogo::{Advice, NogoConfig, NogoEngine};
+use crate::engine::nogo::options::{NetOptions, SearchArg};
+use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::engine::Engine;
 use crate::game::nogo::{Nogo, NogoRules, Point, POINTS};
 use crate::game::{Color, Game, Outcome};
@@ -55,18 +56,9 @@ pub struct SelfplayArgs {
     /// in play: the next generation's data from this one's search.
     #[arg(long, value_name = "FILE")]
     pub nogo_net: Option<PathBuf>,
-    /// With a network: visits at which a node asks it.
-    #[arg(long, default_value_t = Advice::default().after)]
-    pub net_after: u32,
-    /// With a network: the advice's weight, in virtual visits per visit of the node.
-    #[arg(long, default_value_t = Advice::default().weight)]
-    pub net_weight: f32,
-    /// With a network: how far the advice moves a move's prior win rate from one half.
-    #[arg(long, default_value_t = Advice::default().spread)]
-    pub net_spread: f32,
-    /// With a network: ask it again each time a node's visits grow this many times over (0: once).
-    #[arg(long, default_value_t = Advice::default().again)]
-    pub net_again: u32,
+    /// With a network: the search it serves and its settings, the flags of play.
+    #[command(flatten)]
+    pub net: NetOptions,
 }
 
 /// What a run's folder was made with: a resumed run must agree, or its games would mix.
@@ -84,13 +76,21 @@ fn settings_text(a: &SelfplayArgs, net_hash: Option<u64>) -> String {
     if let Some(hash) = net_hash {
         settings["network"] = serde_json::json!({
             "fnv1a64": format!("{hash:016x}"),
-            "after": a.net_after,
-            "weight": a.net_weight,
-            "spread": a.net_spread,
+            "after": a.net.net_after,
+            "weight": a.net.net_weight,
+            "spread": a.net.net_spread,
         });
         // Written only when set, so that folders made before the setting existed resume.
-        if a.net_again != 0 {
-            settings["network"]["again"] = serde_json::json!(a.net_again);
+        if a.net.net_again != 0 {
+            settings["network"]["again"] = serde_json::json!(a.net.net_again);
+        }
+        if a.net.nogo_search == SearchArg::Puct {
+            settings["network"]["puct"] = serde_json::json!({
+                "c": a.net.puct_c,
+                "fpu": a.net.puct_fpu,
+                "rollouts": a.net.puct_rollouts,
+                "mix": a.net.puct_mix,
+            });
         }
     }
     settings.to_string()
@@ -116,6 +116,9 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
         return Err("--threads, --games and --playouts must be at least 1".into());
     }
     let network = load_network(args)?;
+    if network.is_none() && args.net.nogo_search == SearchArg::Puct {
+        return Err("--nogo-search puct needs a network: give --nogo-net FILE".into());
+    }
     fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let settings_path = args.out.join("selfplay.json");
     let settings = settings_text(args, network.as_ref().map(|n| n.1));
@@ -256,12 +259,7 @@ pub fn play_game(args: &SelfplayArgs, network: Option<&Arc<Network>>, game: u32)
         seed,
         ..NogoConfig::default()
     };
-    let advice = Advice {
-        after: args.net_after,
-        weight: args.net_weight,
-        spread: args.net_spread,
-        again: args.net_again,
-    };
+    let advice = args.net.advice();
     let mut engine = match network {
         Some(net) => NogoEngine::advised(config, Arc::clone(net), advice),
         None => NogoEngine::new(config),
@@ -358,10 +356,7 @@ mod tests {
             sample_plies: 4,
             centre_ban: false,
             nogo_net: None,
-            net_after: Advice::default().after,
-            net_weight: Advice::default().weight,
-            net_spread: Advice::default().spread,
-            net_again: Advice::default().again,
+            net: NetOptions::default(),
         }
     }
 
@@ -454,6 +449,31 @@ mod tests {
     }
 
     #[test]
+    fn puct_self_play_records_its_visits_and_settings() {
+        let dir = scratch("puct");
+        let mut a = args(dir.clone(), 1);
+        a.playouts = 40;
+        a.net.nogo_search = SearchArg::Puct;
+        // Without a network PUCT has nothing to search with.
+        assert!(selfplay(&a).unwrap_err().contains("needs a network"));
+        a.nogo_net = Some(PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/test_vectors/nogo/network/tiny.sbnn"
+        )));
+        selfplay(&a).unwrap();
+        let records = all_records(&dir);
+        assert!(records.len() > 20);
+        // Each searched position's visits are the PUCT root's: 40 of them (an inherited
+        // subtree adds its own).
+        assert!(records
+            .iter()
+            .any(|r| r.visits.iter().map(|&v| v as u32).sum::<u32>() >= 40));
+        let settings = fs::read_to_string(dir.join("selfplay.json")).unwrap();
+        assert!(settings.contains("\"puct\""), "{settings}");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn a_network_advises_both_sides_and_is_part_of_the_settings() {
         let tiny = PathBuf::from(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -462,7 +482,7 @@ mod tests {
         let dir = scratch("net");
         let mut a = args(dir.clone(), 2);
         a.nogo_net = Some(tiny.clone());
-        a.net_after = 8;
+        a.net.net_after = 8;
         selfplay(&a).unwrap();
         let records = all_records(&dir);
         assert_eq!(
