@@ -133,7 +133,9 @@ impl Gomoku {
     /// coordinates from outside).
     pub fn try_point(&self, x: usize, y: usize) -> Option<Point> {
         let n = self.rules.size;
-        (x < n && y < n).then_some((y * n + x) as Point)
+        // Lazily: `then_some` would work out the index first, and a coordinate from outside
+        // near `usize::MAX` overflows it.
+        (x < n && y < n).then(|| (y * n + x) as Point)
     }
 
     /// `(x, y)` of a point: column from the left, row from the top.
