@@ -65,12 +65,18 @@ impl NetworkBenchLine {
 /// nothing).
 pub fn bench_nogo_network(seconds: f64) -> Vec<NetworkBenchLine> {
     use crate::engine::nogo::features::planes;
-    use crate::engine::nogo::network::builtin;
-    let net = builtin::network().expect("the built-in network reads (a test holds it)");
-    let name = format!("{}x{} {}", net.blocks(), net.channels(), builtin::NAME);
-    nogo_positions()
-        .into_iter()
-        .map(|(position, pos)| {
+    use crate::engine::nogo::network::{builtin, Precision};
+    let mut lines = Vec::new();
+    for (precision, label) in [(Precision::Float, ""), (Precision::Int8, " int8")] {
+        let net =
+            builtin::network_at(precision).expect("the built-in network reads (a test holds it)");
+        let name = format!(
+            "{}x{} {}{label}",
+            net.blocks(),
+            net.channels(),
+            builtin::NAME
+        );
+        lines.extend(nogo_positions().into_iter().map(|(position, pos)| {
             let input = planes(&pos);
             let start = std::time::Instant::now();
             let mut evals = 0u64;
@@ -88,8 +94,9 @@ pub fn bench_nogo_network(seconds: f64) -> Vec<NetworkBenchLine> {
                 seconds: secs,
                 evals_per_sec: evals as f64 / secs,
             }
-        })
-        .collect()
+        }));
+    }
+    lines
 }
 
 /// The first 40 moves of a fixed game, spread over the whole board, as Botzone (x, y) pairs;

@@ -10,7 +10,7 @@ use super::session::Session;
 use super::{serve, Line, LineReader, Protocol, ThreadedLines};
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::engine::gomoku::level::{self, Level};
-use crate::engine::nogo::network::{builtin, Network};
+use crate::engine::nogo::network::{builtin, Network, Precision};
 use crate::engine::nogo::options::{NetOptions, SearchArg};
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::game::connect6::{Connect6, Connect6Rules};
@@ -298,11 +298,13 @@ fn parse_net_choice(s: &str) -> Result<NetChoice, String> {
 
 impl NetChoice {
     /// The network, read and checked; an error names the file and what was wrong.
-    pub fn load(&self) -> Result<Option<Arc<Network>>, String> {
+    pub fn load(&self, precision: Precision) -> Result<Option<Arc<Network>>, String> {
         match self {
             NetChoice::None => Ok(None),
-            NetChoice::Builtin => builtin::network().map(Some),
-            NetChoice::File(path) => Network::from_file(path).map(|n| Some(Arc::new(n))),
+            NetChoice::Builtin => builtin::network_at(precision).map(Some),
+            NetChoice::File(path) => {
+                Network::from_file_at(path, precision).map(|n| Some(Arc::new(n)))
+            }
         }
     }
 }
@@ -318,7 +320,7 @@ fn default_seed() -> u64 {
 pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
     // A network that cannot be read is a broken installation: say so and serve nothing, rather
     // than play on without it.
-    let network = match args.nogo_net.load() {
+    let network = match args.nogo_net.load(args.net.net_precision.precision()) {
         Ok(net) => net,
         Err(e) => {
             eprintln!("stonebrain: {e}");

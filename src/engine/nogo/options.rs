@@ -2,6 +2,7 @@
 //! --nogo-net ...`) and self-play (`stonebrain selfplay nogo --nogo-net ...`), so that data is
 //! made with exactly the search that plays.
 
+use super::network::Precision;
 use super::{Advice, NetSearch, PuctSettings};
 use crate::search::puct::PuctParams;
 use clap::{Args, ValueEnum};
@@ -13,6 +14,10 @@ pub struct NetOptions {
     /// head judging each leaf, a few thousand leaves a second).
     #[arg(long, value_enum, default_value_t = SearchArg::Mcts)]
     pub nogo_search: SearchArg,
+    /// NoGo with a network: its residual tower in `float`s, as trained, or in 8-bit integers
+    /// (`int8`: faster, its outputs a little off: see docs/nogo-network.md).
+    #[arg(long, value_enum, default_value_t = PrecisionArg::Float)]
+    pub net_precision: PrecisionArg,
     /// NoGo with a network: visits at which a node asks the network.
     #[arg(long, default_value_t = Advice::default().after)]
     pub net_after: u32,
@@ -46,6 +51,21 @@ pub enum SearchArg {
     Puct,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PrecisionArg {
+    Float,
+    Int8,
+}
+
+impl PrecisionArg {
+    pub fn precision(self) -> Precision {
+        match self {
+            PrecisionArg::Float => Precision::Float,
+            PrecisionArg::Int8 => Precision::Int8,
+        }
+    }
+}
+
 fn parse_share(s: &str) -> Result<f32, String> {
     match s.parse::<f32>() {
         Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
@@ -58,6 +78,7 @@ impl Default for NetOptions {
         let (advice, puct) = (Advice::default(), PuctSettings::default());
         NetOptions {
             nogo_search: SearchArg::Mcts,
+            net_precision: PrecisionArg::Float,
             net_after: advice.after,
             net_weight: advice.weight,
             net_spread: advice.spread,

@@ -10,7 +10,7 @@
 use super::data::{self, Record, FLAG_CENTRE_BAN, FLAG_LAST, FLAG_SAMPLED};
 use crate::engine::nogo::features::planes;
 use crate::engine::nogo::network::Network;
-use crate::engine::nogo::options::{NetOptions, SearchArg};
+use crate::engine::nogo::options::{NetOptions, PrecisionArg, SearchArg};
 use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::engine::Engine;
 use crate::game::nogo::{Nogo, NogoRules, Point, POINTS};
@@ -84,6 +84,9 @@ fn settings_text(a: &SelfplayArgs, net_hash: Option<u64>) -> String {
         if a.net.net_again != 0 {
             settings["network"]["again"] = serde_json::json!(a.net.net_again);
         }
+        if a.net.net_precision == PrecisionArg::Int8 {
+            settings["network"]["precision"] = serde_json::json!("int8");
+        }
         if a.net.nogo_search == SearchArg::Puct {
             settings["network"]["puct"] = serde_json::json!({
                 "c": a.net.puct_c,
@@ -104,7 +107,7 @@ fn load_network(a: &SelfplayArgs) -> Result<Option<(Arc<Network>, u64)>, String>
     };
     let name = path.display().to_string();
     let bytes = fs::read(path).map_err(|e| format!("{name}: {e}"))?;
-    let net = Network::from_bytes(&bytes, &name)?;
+    let net = Network::from_bytes_at(&bytes, &name, a.net.net_precision.precision())?;
     let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     });

@@ -8,12 +8,14 @@
 //! zero input (ReLU makes many) skips its row.
 
 pub mod builtin;
+mod quantized;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 pub mod weights;
 
 use crate::engine::nogo::features::PLANES;
 use crate::game::nogo::{POINTS, SIZE};
+use quantized::{quantize, QuantConv};
 use weights::{Conv, Dense, Weights, INPUTS, POLICY_CHANNELS};
 
 /// What the network says of a position, for the side to move.
@@ -200,6 +202,21 @@ pub struct Network {
     value_conv: Dense,
     value_fc1: Dense,
     value_fc2: Dense,
+    /// The tower in 8-bit integers (`quantized`), when chosen: then it replaces the float one.
+    quant: Option<QuantTower>,
+}
+
+/// The residual tower's convolutions on bytes.
+struct QuantTower {
+    stem: QuantConv,
+    blocks: Vec<(QuantConv, QuantConv)>,
+}
+
+/// How the tower is computed: in floats, as trained, or in bytes, faster and a little off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    Float,
+    Int8,
 }
 
 impl Network {
@@ -217,19 +234,61 @@ impl Network {
             value_conv: w.value_conv.clone(),
             value_fc1: w.value_fc1.clone(),
             value_fc2: w.value_fc2.clone(),
+            quant: None,
+        }
+    }
+
+    /// The network read from `w`, its tower computed at `precision`.
+    pub fn with_precision(w: &Weights, precision: Precision) -> Network {
+        let mut net = Network::new(w);
+        if precision == Precision::Int8 {
+            net.quant = Some(QuantTower {
+                stem: QuantConv::new(&w.stem, true),
+                blocks: w
+                    .blocks
+                    .iter()
+                    .map(|(a, b)| (QuantConv::new(a, false), QuantConv::new(b, false)))
+                    .collect(),
+            });
+        }
+        net
+    }
+
+    pub fn precision(&self) -> Precision {
+        if self.quant.is_some() {
+            Precision::Int8
+        } else {
+            Precision::Float
         }
     }
 
     /// Reads and checks a network file's bytes (`name` names it in errors).
     pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Network, String> {
-        Ok(Network::new(&Weights::parse(bytes, name)?))
+        Network::from_bytes_at(bytes, name, Precision::Float)
+    }
+
+    /// The same, its tower computed at `precision`.
+    pub fn from_bytes_at(
+        bytes: &[u8],
+        name: &str,
+        precision: Precision,
+    ) -> Result<Network, String> {
+        Ok(Network::with_precision(
+            &Weights::parse(bytes, name)?,
+            precision,
+        ))
     }
 
     /// Reads a network file.
     pub fn from_file(path: &std::path::Path) -> Result<Network, String> {
+        Network::from_file_at(path, Precision::Float)
+    }
+
+    /// Reads a network file, its tower to be computed at `precision`.
+    pub fn from_file_at(path: &std::path::Path, precision: Precision) -> Result<Network, String> {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
-        Network::from_bytes(&bytes, &name)
+        Network::from_bytes_at(&bytes, &name, precision)
     }
 
     /// The same network on the portable loops alone, whatever the CPU has (for the tests that
@@ -240,6 +299,19 @@ impl Network {
         for (a, b) in &mut self.blocks {
             a.avx2 = false;
             b.avx2 = false;
+        }
+        self
+    }
+
+    /// The byte tower on the given kernel, whatever the CPU would choose (for the tests).
+    #[cfg(test)]
+    fn on_kernel(mut self, kernel: quantized::Kernel) -> Network {
+        if let Some(q) = &mut self.quant {
+            q.stem.kernel = kernel;
+            for (a, b) in &mut q.blocks {
+                a.kernel = kernel;
+                b.kernel = kernel;
+            }
         }
         self
     }
@@ -271,6 +343,16 @@ impl Network {
 
     #[inline(always)]
     fn evaluate_body(&self, planes: &[u128; PLANES]) -> Evaluation {
+        let x = match &self.quant {
+            Some(q) => self.tower_int8(q, planes),
+            None => self.tower_float(planes),
+        };
+        self.heads(&x)
+    }
+
+    /// The residual tower's output, [point][channel], in floats.
+    #[inline(always)]
+    fn tower_float(&self, planes: &[u128; PLANES]) -> Vec<f32> {
         let c = self.channels;
         let mut input = vec![0.0f32; POINTS * INPUTS];
         for p in 0..POINTS {
@@ -288,6 +370,42 @@ impl Network {
             second.apply(&h, Some(&x), &mut y, false);
             std::mem::swap(&mut x, &mut y);
         }
+        x
+    }
+
+    /// The same tower with its convolutions on bytes; the residual stream stays in floats.
+    fn tower_int8(&self, q: &QuantTower, planes: &[u128; PLANES]) -> Vec<f32> {
+        let c = self.channels;
+        // The inputs are 0 or 1: as bytes they are exact, worth 1 each.
+        let stem_in = q.stem.padded_inputs();
+        let mut input = vec![0u8; POINTS * stem_in];
+        for p in 0..POINTS {
+            for (k, plane) in planes.iter().enumerate() {
+                input[p * stem_in + k] = (plane >> p & 1) as u8;
+            }
+            input[p * stem_in + PLANES] = 1;
+        }
+        let mut x = vec![0.0f32; POINTS * c];
+        let mut h = vec![0.0f32; POINTS * c];
+        let mut y = vec![0.0f32; POINTS * c];
+        q.stem.apply(&input, 1.0, None, &mut x);
+        let mut bytes = Vec::new();
+        for (first, second) in &q.blocks {
+            let padded = first.padded_inputs();
+            bytes.resize(POINTS * padded, 0);
+            let scale = quantize(&x, c, padded, &mut bytes);
+            first.apply(&bytes, scale, None, &mut h);
+            let scale = quantize(&h, c, second.padded_inputs(), &mut bytes);
+            second.apply(&bytes, scale, Some(&x), &mut y);
+            std::mem::swap(&mut x, &mut y);
+        }
+        x
+    }
+
+    /// The policy and value heads on the tower's output.
+    #[inline(always)]
+    fn heads(&self, x: &[f32]) -> Evaluation {
+        let c = self.channels;
         // Policy: a 1x1 convolution to two planes, flattened plane by plane, then dense.
         let mut flat = [0.0f32; POLICY_CHANNELS * POINTS];
         for p in 0..POINTS {
