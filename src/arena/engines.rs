@@ -438,8 +438,13 @@ mod tests {
             ok("engine:250ms,resume=1"),
             Some(Budget::Time(Duration::from_millis(250)))
         );
+        assert_eq!(
+            ok("engine:clock,focus=1,focus_plies=12,focus_close=5"),
+            Some(Budget::Clock(GamePlan::CONNECT6))
+        );
         let err = |s: &str| Builtin::<Connect6>::from_spec("a", s, 1).err().unwrap();
         assert!(err("engine:250ms,resumed=1").contains("resume, drop"));
+        assert!(err("engine:clock,focused=1").contains("focus, focus_plies, focus_close"));
         assert!(err("mcts:100ms").contains("no MCTS engine"));
         assert!(err("engine:100p").contains("needs a unit"));
         assert!(err("engine:100ms,c=1").contains("unknown Connect6 engine option"));

@@ -116,6 +116,11 @@ pub struct ServeArgs {
     /// SAU: side of the board.
     #[arg(long, default_value_t = 19, value_parser = parse_board_size)]
     pub board_size: usize,
+    /// Connect6 under a game clock (SAU): the turns that decide a game (our first four, and
+    /// turns whose search is unsettled or whose best two turns are close) may take up to 2.5
+    /// times their share of the clock, the others keep their share. Off until measured.
+    #[arg(long)]
+    pub connect6_focus: bool,
     /// NoGo: the network whose policy advises the search: `builtin` (the one inside this
     /// binary), `none` (the default: the search alone, until a network measures better at the
     /// platforms' clocks), or a network file (`.sbnn`; write `./none` for a file of that name).
@@ -505,10 +510,10 @@ fn nogo_session(
 }
 
 fn connect6_session(args: &ServeArgs, seed: u64, start: Connect6) -> Session<Connect6> {
-    // The engine's settings are still growing: take the defaults for all but the seed.
-    #[allow(clippy::needless_update)]
+    // The engine's settings are still growing: take the defaults for all but these.
     let engine = Connect6Engine::new(Connect6Config {
         seed,
+        focus: args.connect6_focus,
         ..Default::default()
     });
     let mut session = Session::new(start, Box::new(engine));
@@ -626,5 +631,23 @@ mod tests {
         assert_eq!(parse_board_size("19"), Ok(19));
         assert!(parse_board_size("5").is_err());
         assert!(parse_board_size("26").is_err());
+    }
+
+    /// Connect6's `focus` is off unless asked for, as an args file line can.
+    #[test]
+    fn connect6_focus_is_off_unless_asked_for() {
+        #[derive(clap::Parser)]
+        struct Command {
+            #[command(flatten)]
+            serve: ServeArgs,
+        }
+        let parse = |args: &[&str]| {
+            let line = std::iter::once("stonebrain").chain(args.iter().copied());
+            <Command as clap::Parser>::try_parse_from(line).map(|c| c.serve.connect6_focus)
+        };
+        assert!(!parse(&["--game", "connect6"]).unwrap());
+        let from_file = flags_from_file("--game connect6\n--connect6-focus\n");
+        let from_file: Vec<&str> = from_file.iter().map(String::as_str).collect();
+        assert!(parse(&from_file).unwrap());
     }
 }

@@ -242,14 +242,23 @@ impl GameClock {
 
     /// The budget of our `turn`-th turn, started at `started` (when the platform's command was
     /// read). An unsettled turn may take `STRETCH` times its allowance, still never more than a
-    /// quarter of what is left: the plan takes the loan back from the turns after it.
+    /// quarter of what is left nor half of the spendable time (so a run of loans, such as the
+    /// Connect6 engine's `focus` takes on a game's first turns, leaves the reserve whole and the
+    /// rest of the game half of the plan): the plan takes the loan back from the turns after it.
     pub fn turn_budget(&self, turn: u32, started: Instant) -> TurnBudget {
         let limit = self.allowance(turn);
+        let spendable = self
+            .remaining()
+            .saturating_sub(self.total.mul_f64(self.plan.reserve));
+        let loan = limit
+            .mul_f64(STRETCH)
+            .min(self.remaining() / 4)
+            .min(spendable / 2);
         TurnBudget {
             started,
             limit,
             margin: self.margin,
-            stretch: Some(limit.mul_f64(STRETCH).min(self.remaining() / 4).max(limit)),
+            stretch: Some(loan.max(limit)),
         }
     }
 
@@ -440,6 +449,55 @@ mod tests {
         lent.spend(lent.turn_budget(3, t0).stretch.unwrap());
         plain.spend(plain.allowance(3));
         assert!(lent.allowance(4) < plain.allowance(4));
+    }
+
+    /// Connect6's `focus` lends a game's first turns the loan: here, as a worst case, its first
+    /// four take the whole loan (a real search stops well short of it) and the rest their
+    /// allowance. Those four get far more than the plain plan gives them, yet the typical game
+    /// of 10 turns ends with the reserve whole, no turn takes more than a quarter of what was
+    /// left, and a long game never runs out.
+    #[test]
+    fn loans_to_the_first_turns_keep_the_reserve() {
+        let t0 = Instant::now();
+        let mut plain = clock(GamePlan::CONNECT6);
+        let plain_first = play_out(&mut plain, 4);
+        let mut c = clock(GamePlan::CONNECT6);
+        let mut taken = Vec::new();
+        for turn in 0..60 {
+            let b = c.turn_budget(turn, t0);
+            let spend = if turn < 4 {
+                b.stretch.unwrap()
+            } else {
+                b.limit
+            };
+            assert!(spend <= c.remaining() / 4, "turn {turn}: {spend:?}");
+            c.spend(spend);
+            taken.push(spend);
+            if turn == 9 {
+                let planned = c.total.mul_f64(1.0 - c.plan.reserve);
+                assert!(c.used <= planned, "{taken:?}");
+            }
+        }
+        // 180·0.9 s over the plan's weights gives the first turn 17.2 s; its loan is 2.5 times.
+        assert!(taken[0] >= plain_first[0].mul_f64(2.4), "{taken:?}");
+        let first: Duration = taken[..4].iter().sum();
+        let before: Duration = plain_first.iter().sum();
+        assert!(first >= before.mul_f64(1.5), "{first:?} against {before:?}");
+        assert!(taken.iter().all(|d| !d.is_zero()));
+        assert!(c.used < c.total);
+    }
+
+    /// Late in a game whose plan is nearly spent, a loan is at most half of what is left above
+    /// the reserve: 30 s left of 180 keeps 18 in reserve, so a middle turn's 2.7 s may grow to
+    /// 6 s, not to the 6.8 s that 2.5 allowances would be.
+    #[test]
+    fn a_loan_never_reaches_into_the_reserve() {
+        let mut c = clock(GamePlan::CONNECT6);
+        c.spend(Duration::from_secs(150));
+        let b = c.turn_budget(5, Instant::now());
+        let loan = b.stretch.unwrap().as_secs_f64();
+        assert!((b.limit.as_secs_f64() - 12.0 / 4.4).abs() < 1e-6, "{b:?}");
+        assert!((loan - 6.0).abs() < 1e-6, "{b:?}");
     }
 
     #[test]

@@ -20,6 +20,8 @@
 mod alphabeta;
 mod board;
 mod book;
+#[cfg(test)]
+mod focus_tests;
 pub mod greedy;
 mod lines;
 mod threats;
@@ -70,6 +72,16 @@ pub struct Connect6Config {
     pub resume: bool,
     /// Whether an unsettled turn may borrow from a whole-game clock (`Limits::stretch_to`).
     pub stretch: bool,
+    /// Whether the turns that decide a game may borrow from a whole-game clock, decided after
+    /// each alpha-beta iteration: while a turn is one of the game's first (`focus_plies`), or
+    /// unsettled, or its best two turns score within `focus_close`, the next iteration may start
+    /// and run within alpha-beta's share of the loan instead of its share of the turn.
+    pub focus: bool,
+    /// With `focus`, a turn that starts before this many stones are on the board is one of the
+    /// game's first.
+    pub focus_plies: usize,
+    /// With `focus`, the margin within which the best two root turns make a turn undecided.
+    pub focus_close: i32,
     /// A fall of the root value this large between iterations of the same parity marks the
     /// turn unsettled.
     pub unsettled_drop: i32,
@@ -108,6 +120,10 @@ impl Default for Connect6Config {
             resume: false,
             // Measured without a gain so far (see docs/experiments/connect6.md): off.
             stretch: false,
+            // Not measured yet: off.
+            focus: false,
+            focus_plies: FOCUS_PLIES,
+            focus_close: FOCUS_CLOSE,
             unsettled_drop: UNSETTLED_DROP,
             max_depth: 12,
             table_bits: 18,
@@ -130,6 +146,13 @@ const AB_SHARE: f64 = 0.6;
 const UNSETTLED_DROP: i32 = 20;
 /// Root turns checked against the opponent's VCDT.
 const SAFETY_CANDIDATES: usize = 16;
+/// Our first four turns of a game (Black's start at stones 3, 7, 11 and 15, White's at 1, 5, 9
+/// and 13): against Cloudict the games were decided there, lost games lost before any threat
+/// line showed (see docs/experiments/connect6.md).
+const FOCUS_PLIES: usize = 16;
+/// Half the fall that marks a turn unsettled: turns closer than that are ones the next
+/// iteration may well reorder.
+const FOCUS_CLOSE: i32 = UNSETTLED_DROP / 2;
 
 pub struct Connect6Engine {
     config: Connect6Config,
@@ -219,19 +242,30 @@ impl Connect6Engine {
                 depth: 0,
             };
         }
-        // Alpha-beta gets most of what is left; the rest goes to the safety check.
+        // Alpha-beta gets most of what is left; the rest goes to the safety check. With
+        // `focus`, a deciding turn may take the same share of the whole loan.
         let mut saved = budget.limits().stop_at;
+        let loan = budget
+            .limits()
+            .stretch_to
+            .filter(|&t| self.config.focus && saved.is_some_and(|s| t > s));
+        let loan_share = share_of_time_left(loan, self.config.ab_share);
         budget.set_deadline(share_of_time_left(saved, self.config.ab_share));
         let t1 = Instant::now();
-        let first = self.alpha_beta(&mut board, moves, budget, None);
+        let first = self.alpha_beta(&mut board, moves, budget, None, loan_share);
+        if first.borrowed {
+            // The safety check keeps its share of the longer turn.
+            saved = loan;
+        }
         let (mut choice, mut ranked, unsettled) = (first.choice, first.ranked, first.unsettled);
         let mut last = first.last;
         trace(|| {
             format!(
-                "  alpha-beta {:?} depth {} nodes {} unsettled {unsettled}",
+                "  alpha-beta {:?} depth {} nodes {} unsettled {unsettled} borrowed {}",
                 t1.elapsed(),
                 choice.depth,
-                budget.nodes
+                budget.nodes,
+                first.borrowed
             )
         });
         // An unsettled turn (its best turn still changing, or its value falling) borrows from
@@ -242,7 +276,7 @@ impl Connect6Engine {
             saved = Some(later);
             budget.set_deadline(share_of_time_left(saved, self.config.ab_share));
             let t3 = Instant::now();
-            let again = self.alpha_beta(&mut board, ranked, budget, None);
+            let again = self.alpha_beta(&mut board, ranked, budget, None, None);
             (choice, ranked, last) = (again.choice, again.ranked, again.last);
             trace(|| {
                 format!(
@@ -276,7 +310,7 @@ impl Connect6Engine {
             }
             budget.set_deadline(share_of_time_left(saved, self.config.ab_share));
             let t = Instant::now();
-            let deeper = self.alpha_beta(&mut board, ranked.clone(), budget, last);
+            let deeper = self.alpha_beta(&mut board, ranked.clone(), budget, last, None);
             spent += t.elapsed();
             trace(|| {
                 format!(
@@ -402,7 +436,7 @@ impl Connect6Engine {
             }
         }
         let t = Instant::now();
-        let best = self.alpha_beta(board, survivors, budget, None).choice;
+        let best = self.alpha_beta(board, survivors, budget, None, None).choice;
         trace(|| {
             format!(
                 "  safety replaced the choice: re-searched {:?} depth {} value {:?}",
@@ -493,15 +527,20 @@ impl Connect6Engine {
 
     /// Iteratively deepened alpha-beta over the root turns `moves`, from depth 1, or with
     /// `after` (the depth and best value of an earlier call's last complete iteration, `moves`
-    /// in its order) from the depth after it.
+    /// in its order) from the depth after it. With `loan` (a deadline later than the budget's,
+    /// given with `focus`), each iteration after one that leaves the turn `deciding` stops at
+    /// the loan instead, and the budget's own deadline comes back once the turn is settled.
     fn alpha_beta(
         &mut self,
         board: &mut Board,
         mut moves: Vec<Turn>,
         budget: &mut Budget,
         after: Option<(u8, i32)>,
+        loan: Option<Instant>,
     ) -> Searched {
         let started = Instant::now();
+        let own_stop = budget.limits().stop_at;
+        let mut borrowed = false;
         let mut best = Choice {
             turn: moves[0].clone(),
             value: after.map(|(_, v)| v),
@@ -513,6 +552,14 @@ impl Connect6Engine {
             self.config.variety
         } else {
             0
+        };
+        // Root turns scored within this of the best get exact scores, not just bounds: those
+        // within `variety` for its choice, and with a loan those within `focus_close`, so that
+        // two close turns are known to be close.
+        let exact = if loan.is_some() {
+            variety.max(self.config.focus_close)
+        } else {
+            variety
         };
         let mut last_scores: Vec<i32> = Vec::new();
         // The best value of each complete iteration, and whether the best turn changed.
@@ -529,8 +576,7 @@ impl Connect6Engine {
             let mut scores: Vec<(i32, usize)> = Vec::new();
             let mut complete = true;
             for (i, m) in moves.iter().enumerate() {
-                // With variety on, turns close to the best get exact scores, not just bounds.
-                let v = searcher.try_turn(m, depth, alpha - variety, WIN, 1);
+                let v = searcher.try_turn(m, depth, alpha - exact, WIN, 1);
                 if searcher.budget.stopped() {
                     complete = false;
                     break;
@@ -572,7 +618,13 @@ impl Connect6Engine {
                     ranked: moves,
                     unsettled: false,
                     last,
+                    borrowed,
                 };
+            }
+            if loan.is_some() {
+                let deciding = self.deciding(board.pos.ply(), changed, &values, &last_scores);
+                budget.set_deadline(if deciding { loan } else { own_stop });
+                borrowed |= deciding;
             }
             // Another iteration costs several times this one and will rarely end, but its
             // first turns are searched first, so a partial iteration that finds a better turn
@@ -618,7 +670,21 @@ impl Connect6Engine {
             ranked: moves,
             unsettled,
             last,
+            borrowed,
         }
+    }
+
+    /// Whether a turn is one that decides the game, worth the clock's loan with `focus`: one of
+    /// the game's first (it starts at stone `ply`), or its search unsettled (the best turn
+    /// `changed` at the last iteration, or the best `values` of the iterations falling), or its
+    /// best two turns within `focus_close` (`scores`: the last iteration's, best first).
+    fn deciding(&self, ply: usize, changed: bool, values: &[i32], scores: &[i32]) -> bool {
+        let close =
+            matches!(scores, [best, second, ..] if best - second <= self.config.focus_close);
+        ply < self.config.focus_plies
+            || changed
+            || falling(values, self.config.unsettled_drop)
+            || close
     }
 }
 
@@ -633,6 +699,9 @@ struct Searched {
     unsettled: bool,
     /// The depth and best value of the last complete iteration.
     last: Option<(u8, i32)>,
+    /// Whether the search ran on the loan (`focus`) at some iteration, and may have gone past
+    /// the budget's own deadline.
+    borrowed: bool,
 }
 
 /// Whether the best values of the complete iterations, in order, end with a fall of `drop` or
@@ -774,7 +843,7 @@ mod tests {
     }
 
     /// A turn written in SAU letters (column then row from `A`, two letters a stone).
-    fn sau_turn(pos: &Connect6, t: &str) -> Turn {
+    pub(super) fn sau_turn(pos: &Connect6, t: &str) -> Turn {
         t.as_bytes()
             .chunks(2)
             .map(|c| pos.point((c[0] - b'A') as usize, (c[1] - b'A') as usize))
@@ -783,7 +852,7 @@ mod tests {
 
     /// The 19x19 position after `turns`, SAU-lettered turns separated by spaces, from Black's
     /// first stone.
-    fn after_turns(turns: &str) -> Connect6 {
+    pub(super) fn after_turns(turns: &str) -> Connect6 {
         let mut pos = Connect6::new(Connect6Rules::SAU);
         for t in turns.split(' ') {
             for s in sau_turn(&pos, t) {
@@ -952,21 +1021,21 @@ mod tests {
         let mut board = Board::new(&pos);
         let mut engine = engine_to(3);
         let root = moves(&mut board);
-        let first = engine.alpha_beta(&mut board, root, &mut Budget::nodes(u64::MAX), None);
+        let first = engine.alpha_beta(&mut board, root, &mut Budget::nodes(u64::MAX), None, None);
         let (depth, value) = first.last.expect("three complete iterations");
         assert_eq!(depth, 3);
         assert_eq!(first.choice.value, Some(value));
 
         engine.config.max_depth = 4;
         let mut budget = Budget::nodes(u64::MAX);
-        let resumed = engine.alpha_beta(&mut board, first.ranked, &mut budget, first.last);
+        let resumed = engine.alpha_beta(&mut board, first.ranked, &mut budget, first.last, None);
         assert_eq!(resumed.last.map(|(d, _)| d), Some(4));
         assert_eq!(resumed.choice.depth, 4);
 
         let mut fresh = engine_to(4);
         let mut fresh_budget = Budget::nodes(u64::MAX);
         let root = moves(&mut board);
-        let whole = fresh.alpha_beta(&mut board, root, &mut fresh_budget, None);
+        let whole = fresh.alpha_beta(&mut board, root, &mut fresh_budget, None, None);
         assert_eq!(whole.last.map(|(d, _)| d), Some(4));
         assert!(
             budget.nodes < fresh_budget.nodes,
