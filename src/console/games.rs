@@ -8,7 +8,8 @@ use crate::engine::gomoku::classic::GomokuClassic;
 use crate::engine::gomoku::level::Level;
 use crate::engine::gomoku::wintable::GomokuWintable;
 use crate::engine::gomoku::{GomokuConfig, GomokuEngine};
-use crate::engine::nogo::{NogoConfig, NogoEngine};
+use crate::engine::nogo::network::builtin;
+use crate::engine::nogo::{Advice, NogoConfig, NogoEngine};
 use crate::engine::Engine;
 use crate::game::connect6::{self, Connect6, Connect6Rules};
 use crate::game::gomoku::{self, Gomoku, GomokuRules};
@@ -298,10 +299,20 @@ impl ConsoleGame for Nogo {
     }
 
     fn brain(_setup: &Setup, seed: u64) -> Box<dyn Brain<Nogo>> {
-        Box::new(EngineBrain(Box::new(NogoEngine::new(NogoConfig {
+        let config = NogoConfig {
             seed,
             ..NogoConfig::default()
-        }))))
+        };
+        // The engine the platforms get by default: the search advised by the built-in network
+        // (which a test holds readable; were it not, the search alone, said aloud).
+        let engine = match builtin::network() {
+            Ok(net) => NogoEngine::advised(config, net, Advice::default()),
+            Err(e) => {
+                eprintln!("stonebrain: {e}; playing without the network");
+                NogoEngine::new(config)
+            }
+        };
+        Box::new(EngineBrain(Box::new(engine)))
     }
 }
 

@@ -121,10 +121,10 @@ pub struct ServeArgs {
     /// times their share of the clock, the others keep their share. Off until measured.
     #[arg(long)]
     pub connect6_focus: bool,
-    /// NoGo: the network whose policy advises the search: `builtin` (the one inside this
-    /// binary), `none` (the default: the search alone, until a network measures better at the
-    /// platforms' clocks), or a network file (`.sbnn`; write `./none` for a file of that name).
-    #[arg(long, value_name = "builtin|none|FILE", default_value = "none", value_parser = parse_net_choice)]
+    /// NoGo: the network whose policy advises the search: `builtin` (the default: the one
+    /// inside this binary), `none` (the search alone), or a network file (`.sbnn`; write
+    /// `./none` for a file of that name).
+    #[arg(long, value_name = "builtin|none|FILE", default_value = "builtin", value_parser = parse_net_choice)]
     pub nogo_net: NetChoice,
     /// NoGo: how the network's search is set (shared with self-play).
     #[command(flatten)]
