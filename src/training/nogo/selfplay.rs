@@ -9,6 +9,7 @@
 
 use super::data::{self, Record, FLAG_CENTRE_BAN, FLAG_LAST, FLAG_SAMPLED};
 use crate::engine::nogo::features::planes;
+use crate::engine::nogo::network::weights::fnv1a;
 use crate::engine::nogo::network::Network;
 use crate::engine::nogo::options::{NetOptions, PrecisionArg, SearchArg};
 use crate::engine::nogo::{NogoConfig, NogoEngine};
@@ -108,9 +109,7 @@ fn load_network(a: &SelfplayArgs) -> Result<Option<(Arc<Network>, u64)>, String>
     let name = path.display().to_string();
     let bytes = fs::read(path).map_err(|e| format!("{name}: {e}"))?;
     let net = Network::from_bytes_at(&bytes, &name, a.net.net_precision.precision())?;
-    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    });
+    let hash = fnv1a(&bytes);
     Ok(Some((Arc::new(net), hash)))
 }
 

@@ -1,7 +1,6 @@
 //! The network built into the binary: the generation kept in the repository
 //! (`docs/nogo-network.md` gives its recipe), read once, on first use.
 
-use super::weights::Weights;
 use super::{Network, Precision};
 use std::sync::{Arc, OnceLock};
 
@@ -25,8 +24,8 @@ pub fn network_at(precision: Precision) -> Result<Arc<Network>, String> {
         Precision::Int8 => &INT8,
     };
     cell.get_or_init(|| {
-        let weights = Weights::parse(BYTES, &format!("the built-in network ({NAME})"))?;
-        Ok(Arc::new(Network::with_precision(&weights, precision)))
+        let name = format!("the built-in network ({NAME})");
+        Network::from_bytes_at(BYTES, &name, precision).map(Arc::new)
     })
     .clone()
 }

@@ -262,12 +262,8 @@ impl Network {
         }
     }
 
-    /// Reads and checks a network file's bytes (`name` names it in errors).
-    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Network, String> {
-        Network::from_bytes_at(bytes, name, Precision::Float)
-    }
-
-    /// The same, its tower computed at `precision`.
+    /// Reads and checks a network file's bytes (`name` names it in errors), its tower to be
+    /// computed at `precision`.
     pub fn from_bytes_at(
         bytes: &[u8],
         name: &str,
