@@ -224,6 +224,20 @@ impl<G: Game> Puct<G> {
     /// full, then reports the most-visited move.
     pub fn search(&mut self, limits: Limits) -> SearchReport<G::Move> {
         let start = Instant::now();
+        self.prepare_root();
+        let mut visits = 0u64;
+        // With a single legal move there is nothing to think about.
+        if self.nodes[self.root].num_children > 1 {
+            let mut path = Vec::with_capacity(96);
+            while !limits.done(visits, Instant::now()) && self.visit(&mut path) {
+                visits += 1;
+            }
+        }
+        self.report(visits, start)
+    }
+
+    /// Compacts a tree grown too full and gives the root its children (once).
+    fn prepare_root(&mut self) {
         if self.root != 0 && self.nodes.len() as f64 > COMPACT_AT * self.params.max_nodes as f64 {
             self.compact();
         }
@@ -242,25 +256,23 @@ impl<G: Game> Puct<G> {
                 root.total -= v;
             }
         }
-        let mut visits = 0u64;
-        // With a single legal move there is nothing to think about.
-        if self.nodes[self.root].num_children > 1 {
-            let mut path = Vec::with_capacity(96);
-            while !limits.done(visits, Instant::now()) && self.visit(&mut path) {
-                visits += 1;
-            }
-        }
-        self.report(visits, start)
     }
 
     /// One descent, evaluation and backup; false when the tree has no room for the leaf.
     fn visit(&mut self, path: &mut Vec<usize>) -> bool {
+        self.visit_through(path, None)
+    }
+
+    /// A visit whose first step is the root's child `first` when given (Gumbel's root
+    /// chooses its own moves), the tree's choice below it.
+    fn visit_through(&mut self, path: &mut Vec<usize>, first: Option<usize>) -> bool {
         let mut pos = self.root_pos.clone();
         path.clear();
         let mut n = self.root;
         path.push(n);
+        let mut forced = first;
         while self.nodes[n].expanded && self.nodes[n].num_children > 0 {
-            n = self.select_child(n);
+            n = forced.take().unwrap_or_else(|| self.select_child(n));
             pos.play(self.nodes[n].mv);
             path.push(n);
         }
@@ -328,6 +340,9 @@ fn outcome_value(winner: Color, side: Color) -> f32 {
         -1.0
     }
 }
+
+mod gumbel;
+pub use gumbel::{GumbelChoice, GumbelParams};
 
 #[cfg(test)]
 mod tests;

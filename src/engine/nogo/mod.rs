@@ -18,7 +18,7 @@ use crate::game::nogo::{Nogo, Point};
 use crate::game::Game;
 use crate::search::clock::{share_of_time_left, Limits};
 use crate::search::mcts::{Mcts, MctsParams, SearchReport};
-use crate::search::puct::{Puct, PuctParams};
+use crate::search::puct::{GumbelChoice, GumbelParams, Puct, PuctParams};
 use advice::NetworkAdvisor;
 use evaluator::NetworkEvaluator;
 use network::Network;
@@ -204,6 +204,27 @@ impl NogoEngine {
         }
     }
 
+    /// The kept PUCT tree when it stands at `pos`, else a fresh one.
+    fn puct_tree(
+        &mut self,
+        pos: &Nogo,
+        settings: PuctSettings,
+        net: Arc<Network>,
+        seed: u64,
+    ) -> &mut Puct<Nogo> {
+        let kept = matches!(&self.puct, Some(t) if t.root_position().hash() == pos.hash());
+        if !kept {
+            let evaluator = NetworkEvaluator {
+                net,
+                rollouts: settings.rollouts,
+                mix: settings.mix,
+                rng: SmallRng::seed_from_u64(seed),
+            };
+            self.puct = Some(Puct::new(pos.clone(), settings.params, Box::new(evaluator)));
+        }
+        self.puct.as_mut().expect("set just above")
+    }
+
     /// The PUCT search of `pos`, in the kept tree when it stands at `pos`.
     fn search_puct(
         &mut self,
@@ -213,23 +234,43 @@ impl NogoEngine {
         net: Arc<Network>,
         seed: u64,
     ) -> SearchReport<Point> {
-        let tree = match &mut self.puct {
-            Some(t) if t.root_position().hash() == pos.hash() => t,
-            slot => {
-                let evaluator = NetworkEvaluator {
-                    net,
-                    rollouts: settings.rollouts,
-                    mix: settings.mix,
-                    rng: SmallRng::seed_from_u64(seed),
-                };
-                slot.insert(Puct::new(pos.clone(), settings.params, Box::new(evaluator)))
-            }
-        };
-        let report = tree.search(limits);
+        let report = self.puct_tree(pos, settings, net, seed).search(limits);
         if !self.config.reuse_tree {
             self.puct = None;
         }
         report
+    }
+
+    /// Self-play's search when the network drives PUCT: `simulations` visits shared out by
+    /// Gumbel sequential halving at the root, giving the move and the improved policy to learn.
+    /// `None` when the engine has no PUCT (no network, or the playout search).
+    pub fn think_gumbel(
+        &mut self,
+        pos: &Nogo,
+        simulations: u32,
+        params: GumbelParams,
+        rng: &mut SmallRng,
+    ) -> Option<GumbelChoice<Point>> {
+        let (Some(settings), Some(net)) = (self.config.puct, self.network.clone()) else {
+            return None;
+        };
+        if let Some(proved) = self.solve(pos, Limits::iterations(simulations as u64)) {
+            let mv = proved.mv.expect("a proved win has its move");
+            return Some(GumbelChoice {
+                chosen: Some(mv),
+                policy: vec![(mv, 1.0)],
+                value: 1.0,
+                visits: 0,
+            });
+        }
+        let seed = self.config.seed ^ (self.games << 32) ^ pos.ply() as u64;
+        let choice =
+            self.puct_tree(pos, settings, net, seed)
+                .search_gumbel(simulations, params, rng);
+        if !self.config.reuse_tree {
+            self.puct = None;
+        }
+        Some(choice)
     }
 
     /// Asks the endgame solver, when the board is full enough; a proved win is the decision.

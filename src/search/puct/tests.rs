@@ -4,8 +4,8 @@ use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
 /// Every legal move alike, and a fixed value: the tree learns only from finished games.
-struct Even {
-    value: f32,
+pub(super) struct Even {
+    pub(super) value: f32,
 }
 
 impl Evaluator<Nogo> for Even {
@@ -20,8 +20,8 @@ impl Evaluator<Nogo> for Even {
 }
 
 /// Nearly all the prior on one move where it is legal.
-struct Fond {
-    favourite: Point,
+pub(super) struct Fond {
+    pub(super) favourite: Point,
 }
 
 impl Evaluator<Nogo> for Fond {
@@ -38,7 +38,7 @@ impl Evaluator<Nogo> for Fond {
     }
 }
 
-fn random_position(rng: &mut SmallRng, plies: usize) -> Nogo {
+pub(super) fn random_position(rng: &mut SmallRng, plies: usize) -> Nogo {
     let mut pos = Nogo::new(NogoRules::default());
     for _ in 0..plies {
         let moves = pos.legal_moves();
@@ -52,7 +52,7 @@ fn random_position(rng: &mut SmallRng, plies: usize) -> Nogo {
 
 /// An expanded node's visits are its own evaluation plus its children's visits; a leaf never
 /// expanded is either unvisited or a finished game, visited any number of times.
-fn check_counts(tree: &Puct<Nogo>) {
+pub(super) fn check_counts(tree: &Puct<Nogo>) {
     let mut stack = vec![tree.root];
     let mut seen = 0;
     while let Some(n) = stack.pop() {

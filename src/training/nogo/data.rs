@@ -27,6 +27,9 @@ pub const FLAG_SAMPLED: u8 = 2;
 /// The last position of its game: a game's records end with it, so a file cut in the middle
 /// of a game is recognised.
 pub const FLAG_LAST: u8 = 4;
+/// The visits field holds the search's improved policy (Gumbel self-play), as parts of
+/// 60,000, rather than visit counts; readers normalise either alike.
+pub const FLAG_POLICY: u8 = 8;
 
 /// The played-move value for "no move".
 pub const NO_MOVE: u16 = POINTS as u16;

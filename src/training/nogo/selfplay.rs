@@ -7,7 +7,7 @@
 //! skipped). The first plies are drawn from the visit distribution rather than taken as the
 //! best move, so that games from one engine differ.
 
-use super::data::{self, Record, FLAG_CENTRE_BAN, FLAG_LAST, FLAG_SAMPLED};
+use super::data::{self, Record, FLAG_CENTRE_BAN, FLAG_LAST, FLAG_POLICY, FLAG_SAMPLED};
 use crate::engine::nogo::features::planes;
 use crate::engine::nogo::network::weights::fnv1a;
 use crate::engine::nogo::network::Network;
@@ -17,6 +17,7 @@ use crate::engine::Engine;
 use crate::game::nogo::{Nogo, NogoRules, Point, POINTS};
 use crate::game::{Color, Game, Outcome};
 use crate::search::clock::Limits;
+use crate::search::puct::GumbelParams;
 use clap::Args;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -57,6 +58,12 @@ pub struct SelfplayArgs {
     /// in play: the next generation's data from this one's search.
     #[arg(long, value_name = "FILE")]
     pub nogo_net: Option<PathBuf>,
+    /// With `--nogo-search puct`: each move chosen by Gumbel sequential halving among this
+    /// many of the prior's moves (`--playouts` visits a move), and the improved policy written
+    /// as the target instead of visit counts. The noise varies every move, so
+    /// `--sample-plies` is not used. 0: off.
+    #[arg(long, default_value_t = 0, value_name = "MOVES")]
+    pub gumbel: usize,
     /// With a network: the search it serves and its settings, the flags of play.
     #[command(flatten)]
     pub net: NetOptions,
@@ -96,6 +103,9 @@ fn settings_text(a: &SelfplayArgs, net_hash: Option<u64>) -> String {
                 "mix": a.net.puct_mix,
             });
         }
+        if a.gumbel > 0 {
+            settings["network"]["gumbel"] = serde_json::json!(a.gumbel);
+        }
     }
     settings.to_string()
 }
@@ -120,6 +130,15 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
     let network = load_network(args)?;
     if network.is_none() && args.net.nogo_search == SearchArg::Puct {
         return Err("--nogo-search puct needs a network: give --nogo-net FILE".into());
+    }
+    if args.gumbel > 0 && args.net.nogo_search != SearchArg::Puct {
+        return Err("--gumbel chooses PUCT's root moves: give --nogo-search puct".into());
+    }
+    if args.gumbel > 0 && args.playouts > u32::MAX as u64 {
+        return Err(format!(
+            "--playouts {} is more than a search can make",
+            args.playouts
+        ));
     }
     fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let settings_path = args.out.join("selfplay.json");
@@ -245,6 +264,10 @@ fn open_for_append(path: &Path) -> Result<BufWriter<File>, String> {
     Ok(out)
 }
 
+/// An improved policy's share of 1 written as a count of this many parts: the trainer
+/// normalises the field, as it does visit counts.
+const POLICY_SCALE: f32 = 60_000.0;
+
 /// A mixing of the run's seed and the game's index (splitmix64's finaliser), so that nearby
 /// games get unrelated randomness.
 fn game_seed(seed: u64, game: u32) -> u64 {
@@ -273,35 +296,52 @@ pub fn play_game(args: &SelfplayArgs, network: Option<&Arc<Network>>, game: u32)
     };
     let mut pos = Nogo::new(rules);
     let mut records = Vec::new();
+    let gumbel = GumbelParams {
+        considered: args.gumbel,
+        ..GumbelParams::default()
+    };
     while pos.outcome().is_none() {
-        let decision = engine.think(&pos, Limits::iterations(args.playouts));
-        let mut visits = [0u16; POINTS];
-        let searched = engine.root_child_visits();
-        for &(m, v) in &searched {
-            visits[m as usize] = v.min(u16::MAX as u32) as u16;
-        }
-        let best = decision.mv.expect("a side with no move has lost");
-        if searched.is_empty() {
-            // A forced move is played without a search: it is the whole distribution.
-            visits[best as usize] = 1;
-        }
-        let sampled = (pos.ply() as u32) < args.sample_plies;
-        let mv = if sampled {
-            draw(&visits, &mut rng)
-        } else {
-            best
-        };
         let mut flags = if rules.centre_ban { FLAG_CENTRE_BAN } else { 0 };
-        if sampled && mv != best {
-            flags |= FLAG_SAMPLED;
-        }
+        let mut visits = [0u16; POINTS];
+        let (mv, win_rate) = if args.gumbel > 0 {
+            let choice = engine
+                .think_gumbel(&pos, args.playouts as u32, gumbel, &mut rng)
+                .expect("selfplay checked that PUCT has a network");
+            for &(m, share) in &choice.policy {
+                visits[m as usize] = (share * POLICY_SCALE).round() as u16;
+            }
+            flags |= FLAG_POLICY;
+            let mv = choice.chosen.expect("a side with no move has lost");
+            (mv, (choice.value + 1.0) / 2.0)
+        } else {
+            let decision = engine.think(&pos, Limits::iterations(args.playouts));
+            let searched = engine.root_child_visits();
+            for &(m, v) in &searched {
+                visits[m as usize] = v.min(u16::MAX as u32) as u16;
+            }
+            let best = decision.mv.expect("a side with no move has lost");
+            if searched.is_empty() {
+                // A forced move is played without a search: it is the whole distribution.
+                visits[best as usize] = 1;
+            }
+            let sampled = (pos.ply() as u32) < args.sample_plies;
+            let mv = if sampled {
+                draw(&visits, &mut rng)
+            } else {
+                best
+            };
+            if sampled && mv != best {
+                flags |= FLAG_SAMPLED;
+            }
+            (mv, decision.win_rate.unwrap_or(0.5))
+        };
         records.push(Record {
             game,
             ply: pos.ply() as u8,
             side: (pos.side_to_move() == Color::White) as u8,
             flags,
             result: 0,
-            root_value: decision.win_rate.unwrap_or(0.5),
+            root_value: win_rate,
             black: pos.stones(Color::Black),
             white: pos.stones(Color::White),
             planes: planes(&pos),
@@ -358,6 +398,7 @@ mod tests {
             sample_plies: 4,
             centre_ban: false,
             nogo_net: None,
+            gumbel: 0,
             net: NetOptions::default(),
         }
     }
@@ -473,6 +514,54 @@ mod tests {
         let settings = fs::read_to_string(dir.join("selfplay.json")).unwrap();
         assert!(settings.contains("\"puct\""), "{settings}");
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn gumbel_self_play_writes_an_improved_policy_and_plays_its_choice() {
+        let dir = scratch("gumbel");
+        let mut a = args(dir.clone(), 2);
+        a.playouts = 24;
+        a.gumbel = 8;
+        // Gumbel chooses PUCT's root moves: without PUCT it is refused.
+        assert!(selfplay(&a).unwrap_err().contains("--nogo-search puct"));
+        a.net.nogo_search = SearchArg::Puct;
+        a.nogo_net = Some(PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/test_vectors/nogo/network/tiny.sbnn"
+        )));
+        selfplay(&a).unwrap();
+        let records = all_records(&dir);
+        assert_eq!(
+            records.iter().filter(|r| r.flags & FLAG_LAST != 0).count(),
+            2
+        );
+        let mut pos = Nogo::new(NogoRules::default());
+        for r in &records {
+            if r.ply == 0 {
+                pos = Nogo::new(NogoRules::default());
+            }
+            assert!(r.flags & FLAG_POLICY != 0 && r.flags & FLAG_SAMPLED == 0);
+            // A policy over every legal point (softmax: none is zero before rounding), in
+            // parts of 60,000.
+            let legal = pos.legal_mask(pos.side_to_move());
+            let total: u32 = r.visits.iter().map(|&v| v as u32).sum();
+            assert!((total as i64 - 60_000).abs() <= POINTS as i64, "{total}");
+            for p in 0..POINTS {
+                assert!(r.visits[p] == 0 || legal >> p & 1 == 1);
+            }
+            assert!(legal >> r.played & 1 == 1);
+            assert!((0.0..=1.0).contains(&r.root_value));
+            pos.play(r.played as Point);
+        }
+        // The same seed gives the same games.
+        let again = scratch("gumbel-again");
+        a.out = again.clone();
+        selfplay(&a).unwrap();
+        assert_eq!(all_records(&again), records);
+        let settings = fs::read_to_string(dir.join("selfplay.json")).unwrap();
+        assert!(settings.contains("\"gumbel\":8"), "{settings}");
+        let _ = fs::remove_dir_all(&dir);
+        let _ = fs::remove_dir_all(&again);
     }
 
     #[test]
