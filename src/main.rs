@@ -63,6 +63,8 @@ enum Command {
     /// Self-play for the network's training data: positions with the search's visits and the
     /// game's result (resumable, seeded).
     Selfplay(stonebrain::training::nogo::selfplay::SelfplayArgs),
+    /// Build the prepared opening book by long searches (resumable: a stopped build goes on).
+    Book(stonebrain::training::connect6::book::BookArgs),
 }
 
 fn main() -> ExitCode {
@@ -101,6 +103,9 @@ fn main() -> ExitCode {
         Some(Command::ClassroomServer(args)) => stonebrain::classroom::cli::classroom_server(&args),
         Some(Command::Selfplay(args)) => {
             report_error(stonebrain::training::nogo::selfplay::selfplay(&args))
+        }
+        Some(Command::Book(args)) => {
+            report_error(stonebrain::training::connect6::book::build(&args))
         }
     }
 }

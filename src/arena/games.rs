@@ -262,6 +262,7 @@ impl ArenaGame for Connect6 {
                         "variety" => config.variety = v as i32,
                         "variety_plies" => config.variety_plies = v as usize,
                         "book" => config.book = v != 0.0,
+                        "prepared" => config.prepared = v != 0.0,
                         "w2" => config.weights.window[2] = v as i32,
                         "w3" => config.weights.window[3] = v as i32,
                         "w4" => config.weights.window[4] = v as i32,

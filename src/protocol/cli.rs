@@ -121,6 +121,10 @@ pub struct ServeArgs {
     /// times their share of the clock, the others keep their share. Off until measured.
     #[arg(long)]
     pub connect6_focus: bool,
+    /// Connect6: play the prepared book's turns (built offline by `stonebrain book connect6`)
+    /// where it has the position. Off until measured.
+    #[arg(long)]
+    pub connect6_prepared: bool,
     /// NoGo: the network whose policy advises the search: `builtin` (the default: the one
     /// inside this binary), `none` (the search alone), or a network file (`.sbnn`; write
     /// `./none` for a file of that name).
@@ -514,6 +518,7 @@ fn connect6_session(args: &ServeArgs, seed: u64, start: Connect6) -> Session<Con
     let engine = Connect6Engine::new(Connect6Config {
         seed,
         focus: args.connect6_focus,
+        prepared: args.connect6_prepared,
         ..Default::default()
     });
     let mut session = Session::new(start, Box::new(engine));

@@ -24,6 +24,7 @@ mod book;
 mod focus_tests;
 pub mod greedy;
 mod lines;
+pub mod prepared;
 mod threats;
 
 pub use alphabeta::Width;
@@ -96,6 +97,9 @@ pub struct Connect6Config {
     /// Play the opening book's turns (`book.rs`) where it has one; with `variety` on, one of
     /// its symmetric forms at random.
     pub book: bool,
+    /// Play the prepared book's turns (`prepared.rs`, built offline by long searches) where it
+    /// has the position.
+    pub prepared: bool,
     /// The evaluation and move-ordering numbers.
     pub weights: Weights,
 }
@@ -131,6 +135,8 @@ impl Default for Connect6Config {
             variety_plies: 12,
             // Better against Cloudict, worse in self-play (see docs/experiments/connect6.md): off.
             book: false,
+            // Not measured yet: off.
+            prepared: false,
             weights: Weights::default(),
         }
     }
@@ -163,6 +169,20 @@ pub struct Connect6Engine {
     /// The second stone of the turn decided on the first, valid in the position whose hash is
     /// kept with it.
     planned: Option<(u64, Stone)>,
+    /// The root turns of the last turn's alpha-beta, ranked by its last complete iteration
+    /// (empty when the turn needed no alpha-beta): the book builder's replies.
+    last_ranked: Vec<Turn>,
+}
+
+/// A long search's verdict on a position, for the book builder.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub turn: Vec<Stone>,
+    /// For the side to move; `None` when no search gave one (a forced turn).
+    pub value: Option<i32>,
+    pub depth: u8,
+    /// The other root turns, best first by the last complete iteration.
+    pub ranked: Vec<Vec<Stone>>,
 }
 
 /// What the search concluded about a turn, for the decision's summary.
@@ -182,11 +202,38 @@ impl Connect6Engine {
             rng: SmallRng::seed_from_u64(config.seed),
             config,
             planned: None,
+            last_ranked: Vec::new(),
+        }
+    }
+
+    /// The turn this engine chooses for `pos` under `limits`, with its value, depth and the
+    /// other turns in the order its search ranked them.
+    pub fn analyse(&mut self, pos: &Connect6, limits: Limits) -> Analysis {
+        let mut budget = Budget::new(limits);
+        let choice = self.choose(pos, &mut budget);
+        let same = |t: &Turn| {
+            let (mut a, mut b) = (t.clone(), choice.turn.clone());
+            a.sort_unstable();
+            b.sort_unstable();
+            a == b
+        };
+        let ranked = self
+            .last_ranked
+            .iter()
+            .filter(|t| !same(t))
+            .cloned()
+            .collect();
+        Analysis {
+            turn: choice.turn,
+            value: choice.value,
+            depth: choice.depth,
+            ranked,
         }
     }
 
     /// Chooses a whole turn for the side to move.
     fn choose(&mut self, pos: &Connect6, budget: &mut Budget) -> Choice {
+        self.last_ranked.clear();
         let mut board = Board::with_weights(pos, self.config.weights);
         let me = board.side();
         let left = pos.stones_left_in_turn();
@@ -210,6 +257,18 @@ impl Connect6Engine {
             };
             return Choice {
                 turn: book[pick].to_vec(),
+                value: None,
+                depth: 0,
+            };
+        }
+        if let Some(turn) = self
+            .config
+            .prepared
+            .then(|| prepared::built_in().turn(pos))
+            .flatten()
+        {
+            return Choice {
+                turn,
                 value: None,
                 depth: 0,
             };
@@ -258,6 +317,7 @@ impl Connect6Engine {
             saved = loan;
         }
         let (mut choice, mut ranked, unsettled) = (first.choice, first.ranked, first.unsettled);
+        self.last_ranked.clone_from(&ranked);
         let mut last = first.last;
         trace(|| {
             format!(
@@ -278,6 +338,7 @@ impl Connect6Engine {
             let t3 = Instant::now();
             let again = self.alpha_beta(&mut board, ranked, budget, None, None);
             (choice, ranked, last) = (again.choice, again.ranked, again.last);
+            self.last_ranked.clone_from(&ranked);
             trace(|| {
                 format!(
                     "  stretched {:?} depth {} nodes {}",
@@ -326,6 +387,7 @@ impl Connect6Engine {
                 break;
             }
             (ranked, last) = (deeper.ranked, deeper.last);
+            self.last_ranked.clone_from(&ranked);
             safe = self.checked(&mut board, deeper.choice, &ranked, budget, saved);
         }
         safe

@@ -1,0 +1,191 @@
+use super::*;
+use crate::game::connect6::Connect6Rules;
+
+/// A position from cells played in order on an empty board of `size`.
+fn position(size: usize, cells: &[(usize, usize)]) -> Connect6 {
+    let mut pos = Connect6::new(Connect6Rules::with_size(size).unwrap());
+    for &(x, y) in cells {
+        let p = pos.point(x, y);
+        assert!(pos.check_move(p).is_ok(), "{x},{y}");
+        pos.play(p);
+    }
+    pos
+}
+
+/// The same cells under symmetry `sym` of the board.
+fn moved(size: usize, sym: usize, cells: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    cells
+        .iter()
+        .map(|&(x, y)| {
+            let (x, y) = transform(sym, (x as u8, y as u8), size as u8);
+            (x as usize, y as usize)
+        })
+        .collect()
+}
+
+const OPENING: [(usize, usize); 5] = [(9, 9), (10, 9), (10, 11), (8, 8), (7, 12)];
+
+#[test]
+fn every_symmetry_has_its_inverse() {
+    for sym in 0..8 {
+        for cell in [(0u8, 0u8), (3, 11), (18, 2), (9, 9)] {
+            assert_eq!(transform(inverse(sym), transform(sym, cell, 19), 19), cell);
+        }
+    }
+}
+
+#[test]
+fn a_position_has_one_key_under_the_eight_symmetries() {
+    let (k, _) = key(&position(19, &OPENING));
+    for sym in 0..8 {
+        assert_eq!(
+            key(&position(19, &moved(19, sym, &OPENING))).0,
+            k,
+            "symmetry {sym}"
+        );
+    }
+    // Another position, another key.
+    assert_ne!(key(&position(19, &OPENING[..3])).0, k);
+}
+
+#[test]
+fn a_turn_stored_in_one_frame_is_answered_in_every_other() {
+    // Book the turn (11, 10), (12, 10) for the opening as played; then ask the same position
+    // under each symmetry: the answer is that turn under the same symmetry.
+    let pos = position(19, &OPENING);
+    let (k, sym) = key(&pos);
+    let turn = [pos.point(11, 10), pos.point(12, 10)];
+    let entry = Entry {
+        turn: Entry::to_key_frame(&pos, sym, &turn),
+        value: Some(12),
+        depth: 5,
+        seconds: 1.0,
+        replies: Vec::new(),
+    };
+    let mut book = Book::default();
+    book.insert(19, k, entry);
+    for s in 0..8 {
+        let other = position(19, &moved(19, s, &OPENING));
+        let want: Vec<Stone> = moved(19, s, &[(11, 10), (12, 10)])
+            .into_iter()
+            .map(|(x, y)| other.point(x, y))
+            .collect();
+        let mut got = book.turn(&other).expect("in the book");
+        got.sort_unstable();
+        let mut want = want;
+        want.sort_unstable();
+        assert_eq!(got, want, "symmetry {s}");
+    }
+    // Part-way through a turn, and on another board size, the book has nothing.
+    let mut half = pos.clone();
+    half.play(pos.point(0, 0));
+    assert_eq!(book.turn(&half), None);
+    assert_eq!(book.turn(&position(15, &OPENING)), None);
+}
+
+#[test]
+fn a_booked_turn_on_an_occupied_cell_is_not_played() {
+    let pos = position(19, &OPENING);
+    let (k, sym) = key(&pos);
+    let entry = Entry {
+        // (9, 9) holds Black's first stone.
+        turn: Entry::to_key_frame(&pos, sym, &[pos.point(9, 9), pos.point(3, 3)]),
+        value: None,
+        depth: 0,
+        seconds: 1.0,
+        replies: Vec::new(),
+    };
+    let mut book = Book::default();
+    book.insert(19, k, entry);
+    assert_eq!(book.turn(&pos), None);
+}
+
+#[test]
+fn lines_read_back_as_written() {
+    let pos = position(19, &OPENING);
+    let (k, _) = key(&pos);
+    let entry = Entry {
+        turn: vec![(11, 10), (12, 10)],
+        value: Some(-35),
+        depth: 6,
+        seconds: 60.0,
+        replies: vec![vec![(1, 2), (3, 4)], vec![(18, 18), (0, 0)]],
+    };
+    let line = entry.line(19, &k);
+    assert!(line.starts_with("19 "), "{line}");
+    let book = Book::parse(&format!("# a comment\n\n{line}\n"), "test").unwrap();
+    assert_eq!(book.len(), 1);
+    assert_eq!(book.get(19, &k), Some(&entry));
+    // No value and no replies read back too.
+    let bare = Entry {
+        value: None,
+        replies: Vec::new(),
+        ..entry
+    };
+    let book = Book::parse(&bare.line(19, &k), "test").unwrap();
+    assert_eq!(book.get(19, &k), Some(&bare));
+}
+
+#[test]
+fn a_damaged_line_is_named_with_its_number() {
+    let good = "19 JJ/ | JKKJ | 3 4 1.0 | ";
+    for bad in [
+        "19 JJ/ | JKKJ | 3 4",
+        "19 JJ/ | JKKJ",
+        "nineteen JJ/ | JKKJ | 3 4 1.0 | ",
+        "19 JJ/ | JKZZ | 3 4 1.0 | ",
+        "19 JJ/ | JKK | 3 4 1.0 | ",
+        "19 JJ/ | JKKJLL | 3 4 1.0 | ",
+        "19 JJ | JKKJ | 3 4 1.0 | ",
+        "19 JJ/ | JKKJ | x 4 1.0 | ",
+    ] {
+        let err = Book::parse(&format!("{good}\n{bad}\n"), "book.txt").unwrap_err();
+        assert!(err.starts_with("book.txt, line 2: "), "{bad}: {err}");
+    }
+    assert_eq!(Book::parse(good, "book.txt").unwrap().len(), 1);
+}
+
+/// The position of a key, its stones played Black's first, then two of each side in turn.
+fn from_key(size: usize, k: &str) -> Connect6 {
+    let (black, white) = k.split_once('/').unwrap();
+    let (black, white) = (
+        parse_cells(black, size as u8).unwrap(),
+        parse_cells(white, size as u8).unwrap(),
+    );
+    let mut order = vec![black[0]];
+    let mut b = black[1..].chunks(2);
+    for turn in white.chunks(2) {
+        order.extend_from_slice(turn);
+        order.extend_from_slice(b.next().unwrap_or(&[]));
+    }
+    let cells: Vec<(usize, usize)> = order
+        .iter()
+        .map(|&(x, y)| (x as usize, y as usize))
+        .collect();
+    position(size, &cells)
+}
+
+#[test]
+fn the_built_in_book_reads_whole_and_answers_each_of_its_positions() {
+    let book = Book::parse(BUILT_IN, "prepared-book.txt").unwrap();
+    assert_eq!(book.len(), built_in().len());
+    let lines: Vec<&str> = BUILT_IN
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    assert_eq!(lines.len(), book.len(), "one position a line");
+    for line in lines {
+        let (size, rest) = line.split_once(' ').unwrap();
+        let k = rest.split('|').next().unwrap().trim();
+        let pos = from_key(size.parse().unwrap(), k);
+        assert_eq!(key(&pos).0, k);
+        assert!(book.turn(&pos).is_some(), "{line}");
+    }
+}
+
+#[test]
+fn a_position_is_rebuilt_from_its_key() {
+    let pos = position(19, &OPENING);
+    let (k, _) = key(&pos);
+    assert_eq!(key(&from_key(19, &k)).0, k);
+}

@@ -1,0 +1,182 @@
+//! `stonebrain book connect6`: the prepared opening book, built by long searches of the engine
+//! itself (`engine::connect6::prepared` reads it).
+//!
+//! The book starts after Black's first stone at the centre and is built for both colours, one
+//! after the other. For the colour that plays the book only its chosen turn is followed; for
+//! the other colour its chosen turn and the next `--replies` of its ranking, the turns an
+//! opponent is likely to try. Each position is searched once, for `--seconds`, by a fresh
+//! engine, and its line is appended to the file at once: a stopped build keeps every line it
+//! finished, and a build started again reads them and searches only what is missing. White's
+//! side is built first: its answers to Black's first turns are where our games were lost.
+
+use crate::engine::connect6::prepared::{key, Book, Entry};
+use crate::engine::connect6::{Connect6Config, Connect6Engine};
+use crate::game::connect6::{Connect6, Connect6Rules, Stone};
+use crate::game::{Color, Game};
+use crate::search::clock::Limits;
+use clap::Args;
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(Args, Clone, Debug)]
+pub struct BookArgs {
+    /// The game (only `connect6` has a prepared book).
+    #[arg(value_parser = ["connect6"])]
+    pub game: String,
+    /// The book file: made if missing; if not, its lines are kept and the build goes on.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Seconds of search for each position.
+    #[arg(long, default_value_t = 60.0)]
+    pub seconds: f64,
+    /// How many turns past Black's first stone the book reaches.
+    #[arg(long, default_value_t = 4)]
+    pub turns: u32,
+    /// At the other side's positions, how many turns after its best are followed.
+    #[arg(long, default_value_t = 2)]
+    pub replies: usize,
+    /// The board's size (19: SAU; 15: Botzone).
+    #[arg(long, default_value_t = 19)]
+    pub size: usize,
+}
+
+/// Turns of the ranking kept in each line, so that a later build may follow more replies.
+const KEPT_REPLIES: usize = 4;
+
+/// The engine that searches the book's positions: the default one, without opening variety
+/// (the book keeps the best turn found) and with a larger table for the longer searches.
+fn analyst() -> Connect6Engine {
+    Connect6Engine::new(Connect6Config {
+        variety: 0,
+        table_bits: 22,
+        ..Connect6Config::default()
+    })
+}
+
+pub fn build(args: &BookArgs) -> Result<(), String> {
+    let rules = Connect6Rules::with_size(args.size)
+        .ok_or_else(|| format!("--size {}: not a Connect6 board size", args.size))?;
+    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
+        return Err(format!("--seconds {}: must be positive", args.seconds));
+    }
+    let name = args.out.display().to_string();
+    let text = match fs::read_to_string(&args.out) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            "# stonebrain's prepared Connect6 book (src/engine/connect6/prepared.rs gives the \
+             format).\n"
+                .to_string()
+        }
+        Err(e) => return Err(format!("{name}: {e}")),
+    };
+    let mut book = Book::parse(&text, &name)?;
+    if !args.out.exists() {
+        fs::write(&args.out, &text).map_err(|e| format!("{name}: {e}"))?;
+    }
+    let mut file = OpenOptions::new()
+        .append(true)
+        .open(&args.out)
+        .map_err(|e| format!("{name}: {e}"))?;
+    let mut root = Connect6::new(rules);
+    let centre = root.point(args.size / 2, args.size / 2);
+    root.play(centre);
+    let start = Instant::now();
+    let (mut searched, mut known) = (0usize, 0usize);
+    for side in [Color::White, Color::Black] {
+        let mut level = vec![root.clone()];
+        for _ in 0..args.turns {
+            let mut next: Vec<Connect6> = Vec::new();
+            for pos in &level {
+                if pos.outcome().is_some() {
+                    continue;
+                }
+                let (k, sym) = key(pos);
+                let entry = match book.get(args.size, &k) {
+                    Some(entry) => {
+                        known += 1;
+                        entry.clone()
+                    }
+                    None => {
+                        let entry = search(pos, sym, args.seconds);
+                        let line = entry.line(args.size, &k);
+                        writeln!(file, "{line}")
+                            .and_then(|_| file.flush())
+                            .map_err(|e| format!("{name}: {e}"))?;
+                        searched += 1;
+                        eprintln!(
+                            "book: {searched} searched ({:.0} s): {line}",
+                            start.elapsed().as_secs_f64()
+                        );
+                        book.insert(args.size, k, entry.clone());
+                        entry
+                    }
+                };
+                let followed = if pos.side_to_move() == side {
+                    1
+                } else {
+                    1 + args.replies
+                };
+                let turns = std::iter::once(&entry.turn).chain(&entry.replies);
+                for turn in turns.take(followed) {
+                    let mut child = pos.clone();
+                    for s in Entry::in_position(pos, sym, turn) {
+                        if child.outcome().is_none() && child.check_move(s).is_ok() {
+                            child.play(s);
+                        }
+                    }
+                    let fresh = !next.iter().any(|n| key(n).0 == key(&child).0);
+                    if child.stones_left_in_turn() == 2 && fresh {
+                        next.push(child);
+                    }
+                }
+            }
+            level = next;
+        }
+    }
+    eprintln!(
+        "book: done: {searched} positions searched, {known} already in {name}, {} in all, {:.0} s",
+        book.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// A fresh engine's search of `pos`, written in the key's frame (`sym` from `key`). Replies
+/// that lead to the same position as the chosen turn or an earlier reply, up to symmetry (the
+/// first turns of a game have eight forms each), are left out.
+fn search(pos: &Connect6, sym: usize, seconds: f64) -> Entry {
+    let analysis = analyst().analyse(pos, Limits::time(Duration::from_secs_f64(seconds)));
+    let after = |turn: &[Stone]| {
+        let mut child = pos.clone();
+        for &s in turn {
+            if child.outcome().is_none() && child.check_move(s).is_ok() {
+                child.play(s);
+            }
+        }
+        key(&child).0
+    };
+    let mut seen = vec![after(&analysis.turn)];
+    let mut replies = Vec::new();
+    for turn in &analysis.ranked {
+        if replies.len() == KEPT_REPLIES {
+            break;
+        }
+        let k = after(turn);
+        if !seen.contains(&k) {
+            seen.push(k);
+            replies.push(Entry::to_key_frame(pos, sym, turn));
+        }
+    }
+    Entry {
+        turn: Entry::to_key_frame(pos, sym, &analysis.turn),
+        value: analysis.value,
+        depth: analysis.depth,
+        seconds,
+        replies,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,89 @@
+use super::*;
+
+fn scratch(name: &str) -> PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("stonebrain-book-{name}-{}.txt", std::process::id()));
+    let _ = fs::remove_file(&path);
+    path
+}
+
+fn args(out: PathBuf) -> BookArgs {
+    BookArgs {
+        game: "connect6".into(),
+        out,
+        seconds: 0.05,
+        turns: 2,
+        replies: 1,
+        size: 19,
+    }
+}
+
+#[test]
+fn a_build_books_both_sides_and_a_second_run_searches_nothing() {
+    let out = scratch("both");
+    build(&args(out.clone())).unwrap();
+    let text = fs::read_to_string(&out).unwrap();
+    let book = Book::parse(&text, "test").unwrap();
+    // White to move after Black's centre stone; after White's best turn (White's side of the
+    // book); after White's best and its next-ranked turn (Black's side): three positions, the
+    // first two shared by the sides.
+    assert_eq!(book.len(), 3, "{text}");
+    let mut root = Connect6::new(Connect6Rules::SAU);
+    root.play(root.point(9, 9));
+    let turn = book.turn(&root).expect("the first position is booked");
+    assert_eq!(turn.len(), 2);
+    let mut after = root.clone();
+    for s in turn {
+        assert!(after.check_move(s).is_ok());
+        after.play(s);
+    }
+    assert!(book.turn(&after).is_some(), "White's best is followed");
+    let entry = book.get(19, &key(&root).0).unwrap();
+    assert!(!entry.replies.is_empty() && entry.replies.len() <= KEPT_REPLIES);
+    assert!(entry.depth > 0 && entry.value.is_some());
+
+    // Started again, the build finds every position it needs and appends nothing.
+    build(&args(out.clone())).unwrap();
+    assert_eq!(fs::read_to_string(&out).unwrap(), text);
+    let _ = fs::remove_file(&out);
+}
+
+#[test]
+fn a_build_stopped_short_goes_on_from_its_lines() {
+    let whole = scratch("whole");
+    build(&args(whole.clone())).unwrap();
+    let lines: Vec<String> = fs::read_to_string(&whole)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    // Keep the header and the first position only, as if stopped after one search; a second
+    // run adds the other two and keeps the first as it was.
+    let cut = scratch("cut");
+    fs::write(&cut, format!("{}\n{}\n", lines[0], lines[1])).unwrap();
+    build(&args(cut.clone())).unwrap();
+    let resumed: Vec<String> = fs::read_to_string(&cut)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(resumed.len(), lines.len());
+    assert_eq!(resumed[1], lines[1]);
+    let _ = fs::remove_file(&whole);
+    let _ = fs::remove_file(&cut);
+}
+
+#[test]
+fn bad_settings_and_a_damaged_file_are_refused() {
+    let mut a = args(scratch("bad"));
+    a.size = 5;
+    assert!(build(&a).unwrap_err().contains("--size 5"));
+    a.size = 19;
+    a.seconds = 0.0;
+    assert!(build(&a).unwrap_err().contains("--seconds"));
+    let damaged = scratch("damaged");
+    fs::write(&damaged, "19 JJ/ | JK\n").unwrap();
+    let err = build(&args(damaged.clone())).unwrap_err();
+    assert!(err.contains("line 1"), "{err}");
+    let _ = fs::remove_file(&damaged);
+}
