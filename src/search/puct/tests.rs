@@ -106,12 +106,11 @@ fn the_prior_leads_the_visits() {
     assert!(report.best_visits > 200, "{}", report.best_visits);
 }
 
-#[test]
-fn a_move_that_wins_at_once_is_found_by_results_alone() {
-    // Positions where some, not all, of the side to move's moves leave the opponent without a
-    // legal move: with an even prior and no opinion of the value, the finished games decide.
-    let mut rng = SmallRng::seed_from_u64(7);
-    let mut found = 0;
+/// `count` positions of random games where some, not all, of the side to move's moves leave
+/// the opponent without a legal move, each with those winning moves.
+pub(super) fn positions_with_a_winning_move(seed: u64, count: usize) -> Vec<(Nogo, Vec<Point>)> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut found = Vec::new();
     for _ in 0..500 {
         let mut pos = Nogo::new(NogoRules::default());
         while pos.outcome().is_none() {
@@ -127,23 +126,30 @@ fn a_move_that_wins_at_once_is_found_by_results_alone() {
                 })
                 .collect();
             if !wins.is_empty() && wins.len() < moves.len() {
-                let evaluator = Box::new(Even { value: 0.0 });
-                let mut tree = Puct::new(pos.clone(), PuctParams::default(), evaluator);
-                let report = tree.search(Limits::iterations(200));
-                let best = report.best.unwrap();
-                assert!(wins.contains(&best), "{best} not among {wins:?}\n{pos}");
-                assert!(report.win_rate > 0.9, "{}", report.win_rate);
-                check_counts(&tree);
-                found += 1;
-                if found == 5 {
-                    return;
+                found.push((pos, wins));
+                if found.len() == count {
+                    return found;
                 }
                 break;
             }
             pos.play(moves[(rng.next_u32() as usize) % moves.len()]);
         }
     }
-    panic!("only {found} positions with a winning move");
+    panic!("only {} positions with a winning move", found.len());
+}
+
+#[test]
+fn a_move_that_wins_at_once_is_found_by_results_alone() {
+    // With an even prior and no opinion of the value, the finished games decide.
+    for (pos, wins) in positions_with_a_winning_move(7, 5) {
+        let evaluator = Box::new(Even { value: 0.0 });
+        let mut tree = Puct::new(pos.clone(), PuctParams::default(), evaluator);
+        let report = tree.search(Limits::iterations(200));
+        let best = report.best.unwrap();
+        assert!(wins.contains(&best), "{best} not among {wins:?}\n{pos}");
+        assert!(report.win_rate > 0.9, "{}", report.win_rate);
+        check_counts(&tree);
+    }
 }
 
 #[test]

@@ -1,7 +1,8 @@
 use super::*;
 use crate::game::nogo::{Nogo, NogoRules, Point};
-use crate::game::Outcome;
-use crate::search::puct::tests::{check_counts, random_position, Even, Fond};
+use crate::search::puct::tests::{
+    check_counts, positions_with_a_winning_move, random_position, Even, Fond,
+};
 use crate::search::puct::PuctParams;
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
@@ -111,56 +112,33 @@ fn the_noise_varies_the_choice_between_games() {
 
 #[test]
 fn a_move_that_wins_at_once_is_chosen_and_taught() {
-    // As PUCT's own test: some, not all, moves leave the opponent without a legal move; every
-    // move considered, an even prior, the finished games decide the choice and the policy.
+    // As PUCT's own test: every move considered, an even prior, the finished games decide the
+    // choice and the policy.
     let mut rng = SmallRng::seed_from_u64(8);
-    let mut found = 0;
-    for _ in 0..500 {
-        let mut pos = Nogo::new(NogoRules::default());
-        while pos.outcome().is_none() {
-            let me = pos.side_to_move();
-            let moves = pos.legal_moves();
-            let wins: Vec<Point> = moves
-                .iter()
-                .copied()
-                .filter(|&m| {
-                    let mut after = pos.clone();
-                    after.play(m);
-                    after.outcome() == Some(Outcome::Win(me))
-                })
-                .collect();
-            if !wins.is_empty() && wins.len() < moves.len() {
-                let mut tree = Puct::new(
-                    pos.clone(),
-                    PuctParams::default(),
-                    Box::new(Even { value: 0.0 }),
-                );
-                let params = GumbelParams {
-                    considered: moves.len(),
-                    ..GumbelParams::default()
-                };
-                let choice = tree.search_gumbel(4 * moves.len() as u32, params, &mut rng);
-                let chosen = choice.chosen.unwrap();
-                assert!(wins.contains(&chosen), "{chosen} not among {wins:?}\n{pos}");
-                assert!(choice.value > 0.99, "{}", choice.value);
-                let taught: f32 = choice
-                    .policy
-                    .iter()
-                    .filter(|p| wins.contains(&p.0))
-                    .map(|p| p.1)
-                    .sum();
-                assert!(taught > 0.9, "{taught}");
-                policy_is_a_distribution_over(&choice, &pos);
-                found += 1;
-                if found == 5 {
-                    return;
-                }
-                break;
-            }
-            pos.play(moves[(rng.next_u32() as usize) % moves.len()]);
-        }
+    for (pos, wins) in positions_with_a_winning_move(8, 5) {
+        let moves = pos.legal_moves();
+        let mut tree = Puct::new(
+            pos.clone(),
+            PuctParams::default(),
+            Box::new(Even { value: 0.0 }),
+        );
+        let params = GumbelParams {
+            considered: moves.len(),
+            ..GumbelParams::default()
+        };
+        let choice = tree.search_gumbel(4 * moves.len() as u32, params, &mut rng);
+        let chosen = choice.chosen.unwrap();
+        assert!(wins.contains(&chosen), "{chosen} not among {wins:?}\n{pos}");
+        assert!(choice.value > 0.99, "{}", choice.value);
+        let taught: f32 = choice
+            .policy
+            .iter()
+            .filter(|p| wins.contains(&p.0))
+            .map(|p| p.1)
+            .sum();
+        assert!(taught > 0.9, "{taught}");
+        policy_is_a_distribution_over(&choice, &pos);
     }
-    panic!("only {found} positions with a winning move");
 }
 
 #[test]
