@@ -225,25 +225,27 @@ fn a_full_tree_stops_the_search_with_a_legal_move() {
     assert!(pos.is_legal(report.best.unwrap()));
 }
 
-#[test]
-fn a_forced_move_is_answered_without_visits() {
-    let mut rng = SmallRng::seed_from_u64(5);
+/// A position of a random game where the side to move has a single legal move.
+pub(super) fn position_with_a_forced_move(seed: u64) -> Nogo {
+    let mut rng = SmallRng::seed_from_u64(seed);
     for _ in 0..300 {
         let mut pos = Nogo::new(NogoRules::default());
         while pos.outcome().is_none() {
             let moves = pos.legal_moves();
             if moves.len() == 1 {
-                let mut tree = Puct::new(
-                    pos.clone(),
-                    PuctParams::default(),
-                    Box::new(Even { value: 0.0 }),
-                );
-                let report = tree.search(Limits::iterations(100));
-                assert_eq!((report.best, report.playouts), (Some(moves[0]), 0));
-                return;
+                return pos;
             }
             pos.play(moves[(rng.next_u32() as usize) % moves.len()]);
         }
     }
     panic!("no position with a single legal move");
+}
+
+#[test]
+fn a_forced_move_is_answered_without_visits() {
+    let pos = position_with_a_forced_move(5);
+    let only = pos.legal_moves()[0];
+    let mut tree = Puct::new(pos, PuctParams::default(), Box::new(Even { value: 0.0 }));
+    let report = tree.search(Limits::iterations(100));
+    assert_eq!((report.best, report.playouts), (Some(only), 0));
 }

@@ -1,11 +1,12 @@
 use super::*;
 use crate::game::nogo::{Nogo, NogoRules, Point};
 use crate::search::puct::tests::{
-    check_counts, positions_with_a_winning_move, random_position, Even, Fond,
+    check_counts, position_with_a_forced_move, positions_with_a_winning_move, random_position,
+    Even, Fond,
 };
 use crate::search::puct::PuctParams;
 use rand::rngs::SmallRng;
-use rand::{RngCore, SeedableRng};
+use rand::SeedableRng;
 
 fn policy_is_a_distribution_over(choice: &GumbelChoice<Point>, pos: &Nogo) {
     let mut moves: Vec<Point> = choice.policy.iter().map(|p| p.0).collect();
@@ -144,30 +145,19 @@ fn a_move_that_wins_at_once_is_chosen_and_taught() {
 #[test]
 fn a_forced_move_needs_no_visits_and_a_finished_game_has_no_move() {
     let mut rng = SmallRng::seed_from_u64(5);
-    for _ in 0..300 {
-        let mut pos = Nogo::new(NogoRules::default());
-        while pos.outcome().is_none() {
-            let moves = pos.legal_moves();
-            if moves.len() == 1 {
-                let mut tree = Puct::new(
-                    pos.clone(),
-                    PuctParams::default(),
-                    Box::new(Even { value: 0.0 }),
-                );
-                let choice = tree.search_gumbel(50, GumbelParams::default(), &mut rng);
-                assert_eq!((choice.chosen, choice.visits), (Some(moves[0]), 0));
-                assert_eq!(choice.policy, vec![(moves[0], 1.0)]);
-                pos.play(moves[0]);
-                let mut over = Puct::new(pos, PuctParams::default(), Box::new(Even { value: 0.0 }));
-                if over.root_position().outcome().is_some() {
-                    let choice = over.search_gumbel(50, GumbelParams::default(), &mut rng);
-                    assert_eq!((choice.chosen, choice.visits), (None, 0));
-                    assert!(choice.policy.is_empty());
-                }
-                return;
-            }
-            pos.play(moves[(rng.next_u32() as usize) % moves.len()]);
-        }
+    let pos = position_with_a_forced_move(5);
+    let only = pos.legal_moves()[0];
+    let mut tree = Puct::new(pos, PuctParams::default(), Box::new(Even { value: 0.0 }));
+    let choice = tree.search_gumbel(50, GumbelParams::default(), &mut rng);
+    assert_eq!((choice.chosen, choice.visits), (Some(only), 0));
+    assert_eq!(choice.policy, vec![(only, 1.0)]);
+
+    let mut over = random_position(&mut rng, 200);
+    while over.outcome().is_none() {
+        over.play(over.legal_moves()[0]);
     }
-    panic!("no position with a single legal move");
+    let mut tree = Puct::new(over, PuctParams::default(), Box::new(Even { value: 0.0 }));
+    let choice = tree.search_gumbel(50, GumbelParams::default(), &mut rng);
+    assert_eq!((choice.chosen, choice.visits), (None, 0));
+    assert!(choice.policy.is_empty());
 }
