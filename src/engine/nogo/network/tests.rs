@@ -251,6 +251,22 @@ fn the_built_in_network_is_the_repository_file_and_loads() {
     assert!(e.value.abs() < 1.0);
 }
 
+/// The Gumbel self-play candidate kept beside generation 1 (not built in) reads back whole,
+/// has generation 1's shape and its own weights.
+#[test]
+fn the_gumbel_candidate_loads_and_is_not_generation_1() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/nogo/network/");
+    let load = |name: &str| Network::from_file(&std::path::Path::new(dir).join(name)).unwrap();
+    let (candidate, gen1) = (load("nogo-gen2-gumbel.sbnn"), load("nogo-gen1.sbnn"));
+    assert_eq!((candidate.blocks(), candidate.channels()), (6, 32));
+    let pos = crate::game::nogo::Nogo::new(Default::default());
+    let planes = crate::engine::nogo::features::planes(&pos);
+    let (a, b) = (candidate.evaluate(&planes), gen1.evaluate(&planes));
+    assert_ne!(a.logits, b.logits);
+    let shares = policy(&a.logits, planes[2]);
+    assert!((shares.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+}
+
 /// Positions of random games, as the search meets them.
 fn game_positions(seed: u64, count: usize) -> Vec<(crate::game::nogo::Nogo, [u128; PLANES])> {
     use crate::engine::nogo::features::planes;
