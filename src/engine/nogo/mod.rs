@@ -204,6 +204,11 @@ impl NogoEngine {
         }
     }
 
+    /// The seed of a fresh tree at `pos`: the engine's, the game's and the ply's.
+    fn search_seed(&self, pos: &Nogo) -> u64 {
+        self.config.seed ^ (self.games << 32) ^ pos.ply() as u64
+    }
+
     /// The kept PUCT tree when it stands at `pos`, else a fresh one.
     fn puct_tree(
         &mut self,
@@ -263,7 +268,7 @@ impl NogoEngine {
                 visits: 0,
             });
         }
-        let seed = self.config.seed ^ (self.games << 32) ^ pos.ply() as u64;
+        let seed = self.search_seed(pos);
         let choice =
             self.puct_tree(pos, settings, net, seed)
                 .search_gumbel(simulations, params, rng);
@@ -325,7 +330,7 @@ impl Engine<Nogo> for NogoEngine {
         if let Some(proved) = self.solve(pos, limits) {
             return proved;
         }
-        let seed = self.config.seed ^ (self.games << 32) ^ pos.ply() as u64;
+        let seed = self.search_seed(pos);
         if let (Some(settings), Some(net)) = (self.config.puct, &self.network) {
             let report = self.search_puct(pos, limits, settings, Arc::clone(net), seed);
             return Decision {

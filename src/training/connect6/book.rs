@@ -87,7 +87,7 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
     for side in [Color::White, Color::Black] {
         let mut level = vec![root.clone()];
         for _ in 0..args.turns {
-            let mut next: Vec<Connect6> = Vec::new();
+            let (mut next, mut next_keys): (Vec<Connect6>, Vec<String>) = (Vec::new(), Vec::new());
             for pos in &level {
                 if pos.outcome().is_some() {
                     continue;
@@ -120,14 +120,10 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
                 };
                 let turns = std::iter::once(&entry.turn).chain(&entry.replies);
                 for turn in turns.take(followed) {
-                    let mut child = pos.clone();
-                    for s in Entry::in_position(pos, sym, turn) {
-                        if child.outcome().is_none() && child.check_move(s).is_ok() {
-                            child.play(s);
-                        }
-                    }
-                    let fresh = !next.iter().any(|n| key(n).0 == key(&child).0);
-                    if child.stones_left_in_turn() == 2 && fresh {
+                    let child = after_turn(pos, &Entry::in_position(pos, sym, turn));
+                    let child_key = key(&child).0;
+                    if child.stones_left_in_turn() == 2 && !next_keys.contains(&child_key) {
+                        next_keys.push(child_key);
                         next.push(child);
                     }
                 }
@@ -143,20 +139,24 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// `pos` after the stones of `turn` that are legal in order (a book's turn always is; a
+/// game over stops it).
+fn after_turn(pos: &Connect6, turn: &[Stone]) -> Connect6 {
+    let mut child = pos.clone();
+    for &s in turn {
+        if child.outcome().is_none() && child.check_move(s).is_ok() {
+            child.play(s);
+        }
+    }
+    child
+}
+
 /// A fresh engine's search of `pos`, written in the key's frame (`sym` from `key`). Replies
 /// that lead to the same position as the chosen turn or an earlier reply, up to symmetry (the
 /// first turns of a game have eight forms each), are left out.
 fn search(pos: &Connect6, sym: usize, seconds: f64) -> Entry {
     let analysis = analyst().analyse(pos, Limits::time(Duration::from_secs_f64(seconds)));
-    let after = |turn: &[Stone]| {
-        let mut child = pos.clone();
-        for &s in turn {
-            if child.outcome().is_none() && child.check_move(s).is_ok() {
-                child.play(s);
-            }
-        }
-        key(&child).0
-    };
+    let after = |turn: &[Stone]| key(&after_turn(pos, turn)).0;
     let mut seen = vec![after(&analysis.turn)];
     let mut replies = Vec::new();
     for turn in &analysis.ranked {
