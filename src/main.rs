@@ -54,6 +54,8 @@ enum Command {
     Arena(ArenaArgs),
     /// Run a seeded single-elimination bracket, with an HTML report.
     Bracket(BracketArgs),
+    /// Pool the game files of arena runs: score, pairs, Elo, where an SPRT stands, move times.
+    Tally(stonebrain::arena::tally::TallyArgs),
     /// Play against the computer at the console (or watch it play itself).
     Play(PlayArgs),
     /// Play one game of gomoku on a class battle server (seed 000), as a student's bot.
@@ -98,6 +100,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Arena(args)) => report_error(stonebrain::arena::cli::arena(&args)),
         Some(Command::Bracket(args)) => report_error(stonebrain::arena::cli::bracket(&args)),
+        Some(Command::Tally(args)) => report_error(stonebrain::arena::tally::run(&args)),
         Some(Command::Play(args)) => stonebrain::console::play(&args),
         Some(Command::Classroom(args)) => stonebrain::classroom::cli::classroom(&args),
         Some(Command::ClassroomServer(args)) => stonebrain::classroom::cli::classroom_server(&args),

@@ -1,13 +1,14 @@
 //! The `arena` and `bracket` commands: options, progress on the terminal, files written.
 
 use super::bracket::{parse_entrants, run_bracket, Bracket, BracketConfig, Series};
-use super::duel::{parse_openings, run_match, MatchConfig, MatchGame, MatchResult};
+use super::duel::{parse_openings, run_match, MatchConfig, MatchGame, MatchResult, SprtStop};
 use super::engines::EngineSpec;
 use super::player::TimeControl;
 use super::player::{ArenaGame, GameOptions};
 use super::report::bracket_html;
 use super::stats::{
-    elo_estimate, elo_estimate_pairs, likelihood_of_superiority, parse_sprt, MatchScore,
+    elo_estimate, elo_estimate_pairs, likelihood_of_superiority, parse_sprt, MatchScore, Sprt,
+    SprtVerdict,
 };
 use crate::game::connect6::Connect6;
 use crate::game::gomoku::Gomoku;
@@ -234,7 +235,11 @@ fn arena_of<G: ArenaGame>(args: &ArenaArgs) -> Result<(), String> {
             );
         }
         if let Some(f) = out.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
-            if let Err(e) = writeln!(f, "{}", r.to_json()).and_then(|_| f.flush()) {
+            // The game's number pairs it with its partner (2k with 2k+1) when the file is read
+            // back (`stonebrain tally`): with several games at once they end out of order.
+            let mut line = r.to_json();
+            line["index"] = g.index.into();
+            if let Err(e) = writeln!(f, "{line}").and_then(|_| f.flush()) {
                 *write_failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
             }
         }
@@ -282,32 +287,37 @@ fn progress_bar(len: u64) -> ProgressBar {
 }
 
 fn print_summary(a: &EngineSpec, b: &EngineSpec, result: &MatchResult, config: &MatchConfig) {
-    let (t, p) = (result.score.games, result.score.pairs);
-    let unpaired = match result.score.unpaired() {
+    print_score(&a.name, &b.name, &result.score);
+    if let Some(s) = config.sprt {
+        print_sprt(&s, &result.score, result.sprt_stop);
+    }
+}
+
+/// The score of A against B: games, W-D-L, the pairs, the Elo estimate and the likelihood of
+/// superiority (also what `stonebrain tally` prints for pooled game files).
+pub fn print_score(a: &str, b: &str, score: &MatchScore) {
+    let (t, p) = (score.games, score.pairs);
+    let unpaired = match score.unpaired() {
         0 => String::new(),
         1 => ", 1 game unpaired".to_string(),
         n => format!(", {n} games unpaired"),
     };
     println!(
-        "{} vs {}: {} games ({} pairs{unpaired})",
-        a.name,
-        b.name,
+        "{a} vs {b}: {} games ({} pairs{unpaired})",
         t.games(),
         p.pairs()
     );
     println!(
-        "W-D-L {}-{}-{} for {}, score {:.1}%",
+        "W-D-L {}-{}-{} for {a}, score {:.1}%",
         t.wins,
         t.draws,
         t.losses,
-        a.name,
         100.0 * t.score()
     );
     if p.pairs() > 0 {
         println!(
-            "pairs {} (how many gave {} 0, 0.5, 1, 1.5 and 2 points)",
-            p.dashed(),
-            a.name
+            "pairs {} (how many gave {a} 0, 0.5, 1, 1.5 and 2 points)",
+            p.dashed()
         );
     }
     // Each pair is one sample: its two games share a start with the colours swapped, so they
@@ -326,29 +336,34 @@ fn print_summary(a: &EngineSpec, b: &EngineSpec, result: &MatchResult, config: &
         "likelihood of superiority {:.1}%",
         100.0 * likelihood_of_superiority(t)
     );
-    if let Some(s) = config.sprt {
-        let (lower, upper) = s.bounds();
-        let unit = s.model.unit();
-        let (llr, verdict, seen) = match result.sprt_stop {
-            Some(stop) => (stop.llr, stop.verdict.to_string(), stop.observations),
-            None => (
-                s.llr(&result.score),
-                "no decision yet".to_string(),
-                s.observations(&result.score),
-            ),
-        };
-        println!(
-            "SPRT {}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}): {verdict} after {seen} {unit}",
-            s.describe()
-        );
-        let now = s.llr(&result.score);
-        if result.sprt_stop.is_some() && (now - llr).abs() > 1e-9 {
-            println!(
-                "  (games already under way finished after the decision: LLR {now:.2} on all \
-                 {} {unit})",
-                s.observations(&result.score)
-            );
+}
+
+/// The sequential test's state: where it stopped the match, or (`stop` None) where it stands.
+pub fn print_sprt(s: &Sprt, score: &MatchScore, stop: Option<SprtStop>) {
+    let (lower, upper) = s.bounds();
+    let unit = s.model.unit();
+    let (llr, verdict, seen) = match stop {
+        Some(stop) => (stop.llr, stop.verdict.to_string(), stop.observations),
+        None => {
+            let llr = s.llr(score);
+            let verdict = match s.verdict_of(llr) {
+                SprtVerdict::Continue => "no decision yet".to_string(),
+                decided => decided.to_string(),
+            };
+            (llr, verdict, s.observations(score))
         }
+    };
+    println!(
+        "SPRT {}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}): {verdict} after {seen} {unit}",
+        s.describe()
+    );
+    let now = s.llr(score);
+    if stop.is_some() && (now - llr).abs() > 1e-9 {
+        println!(
+            "  (games already under way finished after the decision: LLR {now:.2} on all \
+             {} {unit})",
+            s.observations(score)
+        );
     }
 }
 

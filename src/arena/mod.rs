@@ -14,3 +14,4 @@ pub mod record;
 pub mod referee;
 pub mod report;
 pub mod stats;
+pub mod tally;

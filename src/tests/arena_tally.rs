@@ -1,0 +1,146 @@
+//! `stonebrain tally` reads back what `stonebrain arena --out` wrote: on a match played two games
+//! at a time (so the games end out of order) it finds the arena's own score, pairs and Elo, and
+//! two runs pooled count every game of both.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn stonebrain(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_stonebrain"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_file(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!(
+        "stonebrain-tally-{name}-{}.jsonl",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// A NoGo match of `games` games, two at a time, written to `out`; the arena's stdout.
+fn play(out: &Path, games: &str, seed: &str) -> String {
+    let (ok, stdout, stderr) = stonebrain(&[
+        "arena",
+        "--game",
+        "nogo",
+        "--games",
+        games,
+        "--concurrency",
+        "2",
+        "--seed",
+        seed,
+        "--engine",
+        "name=weak",
+        "builtin=mcts:30p",
+        "--engine",
+        "name=strong",
+        "builtin=mcts:300p",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    stdout
+}
+
+/// The lines of `text` that start with `prefix`.
+fn lines_from<'a>(text: &'a str, prefix: &str) -> Vec<&'a str> {
+    text.lines().filter(|l| l.starts_with(prefix)).collect()
+}
+
+#[test]
+fn tally_finds_the_arena_s_own_score_and_pools_runs() {
+    let (first, second) = (temp_file("first"), temp_file("second"));
+    let played = play(&first, "8", "3");
+    // Every game carries its number, 0 to 7, whatever order they ended in.
+    let text = std::fs::read_to_string(&first).unwrap();
+    let mut numbers: Vec<u64> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (0..8).collect::<Vec<u64>>());
+
+    let (ok, tallied, stderr) = stonebrain(&["tally", first.to_str().unwrap(), "--for", "weak"]);
+    assert!(ok, "{tallied}{stderr}");
+    for prefix in [
+        "weak vs strong: 8 games",
+        "W-D-L",
+        "pairs",
+        "Elo difference",
+    ] {
+        let (a, b) = (lines_from(&played, prefix), lines_from(&tallied, prefix));
+        assert!(
+            !a.is_empty(),
+            "the arena printed no {prefix:?} line:\n{played}"
+        );
+        assert_eq!(a, b, "arena:\n{played}\ntally:\n{tallied}");
+    }
+    assert!(tallied.contains("weak as Black"), "{tallied}");
+    assert!(tallied.contains("weak's turns:"), "{tallied}");
+
+    // A second run pooled with the first: 12 games, 6 pairs, and the SPRT's standing.
+    play(&second, "4", "4");
+    let (ok, pooled, stderr) = stonebrain(&[
+        "tally",
+        first.to_str().unwrap(),
+        second.to_str().unwrap(),
+        "--for",
+        "strong",
+        "--sprt",
+        "elo0=0",
+        "elo1=50",
+    ]);
+    assert!(ok, "{pooled}{stderr}");
+    assert!(
+        pooled.contains("strong vs weak: 12 games (6 pairs)"),
+        "{pooled}"
+    );
+    assert!(
+        lines_from(&pooled, "SPRT elo0=0 elo1=50").len() == 1,
+        "{pooled}"
+    );
+    let _ = std::fs::remove_file(&first);
+    let _ = std::fs::remove_file(&second);
+}
+
+#[test]
+fn tally_refuses_what_it_cannot_read() {
+    let (ok, _, stderr) = stonebrain(&["tally", "/nonexistent/games.jsonl"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("cannot read /nonexistent/games.jsonl"),
+        "{stderr}"
+    );
+
+    let bad = temp_file("bad");
+    std::fs::write(
+        &bad,
+        "{\"black\":\"a\",\"white\":\"b\",\"winner\":\"black\"}\nnot json\n",
+    )
+    .unwrap();
+    let (ok, _, stderr) = stonebrain(&["tally", bad.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(stderr.contains("line 2: not a game record"), "{stderr}");
+    std::fs::write(
+        &bad,
+        "{\"black\":\"a\",\"white\":\"b\",\"winner\":\"black\"}\n",
+    )
+    .unwrap();
+    let (ok, _, stderr) = stonebrain(&["tally", bad.to_str().unwrap(), "--for", "nobody"]);
+    assert!(!ok);
+    assert!(stderr.contains("without nobody"), "{stderr}");
+    let _ = std::fs::remove_file(&bad);
+}
