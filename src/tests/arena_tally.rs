@@ -3,18 +3,13 @@
 //! two runs pooled count every game of both.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+mod common;
+
+/// Runs the binary once with no input: (whether it succeeded, stdout, stderr).
 fn stonebrain(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_stonebrain"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (stdout, stderr, code) = common::run_once(args, "");
+    (code == Some(0), stdout, stderr)
 }
 
 fn temp_file(name: &str) -> PathBuf {
