@@ -180,12 +180,7 @@ fn arena_of<G: ArenaGame>(args: &ArenaArgs) -> Result<(), String> {
         }
         None => Vec::new(),
     };
-    let sprt = match &args.sprt {
-        Some(parts) => Some(parse_sprt(
-            &parts.iter().map(String::as_str).collect::<Vec<_>>(),
-        )?),
-        None => None,
-    };
+    let sprt = sprt_option(args.sprt.as_deref())?;
     let config = MatchConfig {
         games: args.games,
         concurrency: args.concurrency,
@@ -291,6 +286,13 @@ fn print_summary(a: &EngineSpec, b: &EngineSpec, result: &MatchResult, config: &
     if let Some(s) = config.sprt {
         print_sprt(&s, &result.score, result.sprt_stop);
     }
+}
+
+/// The `--sprt KEY=VALUE...` option of `arena` and `tally`, when given.
+pub fn sprt_option(parts: Option<&[String]>) -> Result<Option<Sprt>, String> {
+    parts
+        .map(|parts| parse_sprt(&parts.iter().map(String::as_str).collect::<Vec<_>>()))
+        .transpose()
 }
 
 /// The score of A against B: games, W-D-L, the pairs, the Elo estimate and the likelihood of

@@ -6,8 +6,8 @@
 //! writes), the Elo estimate, where a sequential test stands on all of them, and the engine's
 //! move times, with the same statistics the arena prints at the end of a match.
 
-use super::cli::{print_score, print_sprt};
-use super::stats::{parse_sprt, GamePoints, MatchScore};
+use super::cli::{print_score, print_sprt, sprt_option};
+use super::stats::{GamePoints, MatchScore};
 use clap::Args;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -188,12 +188,7 @@ pub fn run(args: &TallyArgs) -> Result<(), String> {
             .map(|g| g.black.clone())
             .ok_or("the files hold no games")?,
     };
-    let sprt = match &args.sprt {
-        Some(parts) => Some(parse_sprt(
-            &parts.iter().map(String::as_str).collect::<Vec<_>>(),
-        )?),
-        None => None,
-    };
+    let sprt = sprt_option(args.sprt.as_deref())?;
     let t = tally(&runs, &a)?;
     let files: Vec<String> = runs
         .iter()
