@@ -658,8 +658,11 @@ fn gomocup_rules_sizes_and_suggestions() {
 }
 
 fn fault(mode: &str, bot_black: bool, tc: TimeControl) -> (GameRecord, Color) {
+    // Short enough that the silent brain does not hold the test up for long, long enough that
+    // a Python brain starting on a machine busy with a match still answers in time (800 ms was
+    // not).
     let mut bot =
-        GomocupPlayer::new("bad", &brain(mode, None)).with_start_grace(Duration::from_millis(800));
+        GomocupPlayer::new("bad", &brain(mode, None)).with_start_grace(Duration::from_millis(2500));
     let mut random = builtin("random", 1);
     if bot_black {
         (
