@@ -237,7 +237,7 @@ fn the_forward_pass_agrees_with_the_trainer() {
 fn the_built_in_network_is_the_repository_file_and_loads() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/src/engine/nogo/network/nogo-gen1.sbnn"
+        "/src/engine/nogo/network/nogo-gen2-gumbel.sbnn"
     );
     let from_file = Network::from_file(std::path::Path::new(path)).unwrap();
     let net = super::builtin::network().unwrap();
@@ -251,17 +251,18 @@ fn the_built_in_network_is_the_repository_file_and_loads() {
     assert!(e.value.abs() < 1.0);
 }
 
-/// The Gumbel self-play candidate kept beside generation 1 (not built in) reads back whole,
-/// has generation 1's shape and its own weights.
+/// Generation 1, the default before the Gumbel generation, stays in the repository so that
+/// the two can still be played against each other: it reads back whole, has the same shape and
+/// its own weights.
 #[test]
-fn the_gumbel_candidate_loads_and_is_not_generation_1() {
+fn generation_1_is_kept_loads_and_is_not_the_built_in_one() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/nogo/network/");
-    let load = |name: &str| Network::from_file(&std::path::Path::new(dir).join(name)).unwrap();
-    let (candidate, gen1) = (load("nogo-gen2-gumbel.sbnn"), load("nogo-gen1.sbnn"));
-    assert_eq!((candidate.blocks(), candidate.channels()), (6, 32));
+    let gen1 = Network::from_file(&std::path::Path::new(dir).join("nogo-gen1.sbnn")).unwrap();
+    let built_in = super::builtin::network().unwrap();
+    assert_eq!((gen1.blocks(), gen1.channels()), (6, 32));
     let pos = crate::game::nogo::Nogo::new(Default::default());
     let planes = crate::engine::nogo::features::planes(&pos);
-    let (a, b) = (candidate.evaluate(&planes), gen1.evaluate(&planes));
+    let (a, b) = (gen1.evaluate(&planes), built_in.evaluate(&planes));
     assert_ne!(a.logits, b.logits);
     let shares = policy(&a.logits, planes[2]);
     assert!((shares.iter().sum::<f32>() - 1.0).abs() < 1e-5);
