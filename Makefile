@@ -221,6 +221,41 @@ train-nogo: train-env
 		--channels $(CHANNELS) --blocks $(BLOCKS) --value-hidden $(VALUE_HIDDEN) \
 		--batch $(BATCH) $(if $(LR),--lr $(LR)) --seed $(SEED) --threads $(TRAIN_THREADS) $(TRAIN_ARGS)
 
+# One generation of the Gumbel loop (docs/nogo-network.md: generations 2 and 3 were made this
+# way by hand). PREV's search plays GEN_GAMES games of self-play into GEN/data, choosing each
+# move by Gumbel sequential halving over 16 of the prior's moves in GEN_VISITS visits (PUCT,
+# leaves judged half by the value head, half by 8 playouts); PREV's weights learn those games
+# and the folders in GEN_KEEP (earlier generations' data, kept as a window) for GEN_STEPS steps
+# into GEN/net.sbnn; the new network then meets PREV at 10,000 playouts a move, both asked at
+# 256 visits, two games at a time, until the SPRT (0, 50) decides or GEN_SCREEN games are
+# played (GEN/screen.jsonl). Self-play and training carry on where a stopped run left them; the
+# screen starts again. At 64 visits the self-play makes some 17,000 games an hour on two cores,
+# the training of 4,000 steps takes 8 minutes, the screen up to 15.
+# Example: make nogo-generation PREV=src/engine/nogo/network/nogo-gen2-gumbel.sbnn
+#   GEN=target/nogo-gen3 GEN_SEED=91 GEN_GAMES=4000 GEN_KEEP=target/nogo-gen2/data
+PREV ?= src/engine/nogo/network/nogo-gen2-gumbel.sbnn
+GEN ?= target/nogo-generation
+GEN_SEED ?= 1
+GEN_GAMES ?= 4000
+GEN_VISITS ?= 64
+GEN_STEPS ?= 4000
+GEN_KEEP ?=
+GEN_SCREEN ?= 400
+SB := target/release/stonebrain
+.PHONY: nogo-generation
+nogo-generation: build train-env
+	mkdir -p $(GEN)
+	$(SB) selfplay nogo --playouts $(GEN_VISITS) --gumbel 16 --nogo-search puct --net-precision int8 \
+		--puct-rollouts 8 --puct-mix 0.5 --nogo-net $(PREV) --seed $(GEN_SEED) --threads 2 \
+		--out $(GEN)/data --games $(GEN_GAMES)
+	$(MAKE) --no-print-directory train-nogo DATA="$(GEN)/data $(GEN_KEEP)" NET=$(GEN)/net.sbnn \
+		STEPS=$(GEN_STEPS) SEED=$(GEN_SEED) LR=1e-3 \
+		TRAIN_ARGS="--value-mix 0.25 --init $(PREV) --warmup 100 --log-every 500"
+	$(SB) arena --game nogo --games $(GEN_SCREEN) --concurrency 2 --seed $(GEN_SEED) \
+		--sprt elo0=0 elo1=50 --out $(GEN)/screen.jsonl \
+		--engine name=new cmd="$(SB) --game nogo --keep-running --playouts 10000 --nogo-net $(GEN)/net.sbnn --net-after 256" proto=botzone-keep-running \
+		--engine name=prev cmd="$(SB) --game nogo --keep-running --playouts 10000 --nogo-net $(PREV) --net-after 256" proto=botzone-keep-running
+
 # Writes test_vectors/nogo/network again (a tiny network and its outputs on fixed positions,
 # which the Rust forward pass is tested against), when the network's format changes on purpose.
 train-vectors: train-env
