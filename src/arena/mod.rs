@@ -7,6 +7,7 @@ pub mod duel;
 pub mod engines;
 pub mod games;
 pub mod memory;
+pub mod orphans;
 pub mod player;
 pub mod players;
 pub mod process;

@@ -2,6 +2,7 @@
 //! signals Botzone uses to freeze a keep-running bot between turns.
 
 use super::memory::{reap, PeakMemory, Reaped};
+use super::orphans;
 use super::record::EndReason;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -94,6 +95,8 @@ impl BotProcess {
             let stdout = child.stdout.take().expect("stdout is piped");
             (child, Box::new(stdout))
         };
+        // From here until it is reaped, a signal that ends the arena takes the bot with it.
+        orphans::started(child.id());
         let stdin = child.stdin.take();
         let (tx, rx) = channel();
         // A reader thread turns blocking reads into a channel we can wait on with a deadline.
@@ -137,6 +140,9 @@ impl BotProcess {
     fn ended(&mut self, block: bool) -> Option<Reaped> {
         if self.reaped.is_none() {
             self.reaped = reap(&mut self.child, block);
+            if self.reaped.is_some() {
+                orphans::reaped(self.child.id());
+            }
             if let (Some(r), Some(memory)) = (&self.reaped, &self.memory) {
                 if let Some(kb) = r.peak_kb {
                     memory.record(kb);

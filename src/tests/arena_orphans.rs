@@ -1,0 +1,108 @@
+//! A match ended by a signal takes its bots with it. Between its turns a keep-running bot is
+//! frozen (SIGSTOP, as on Botzone), and a stopped process acts on no signal but SIGKILL and
+//! SIGCONT: an arena killed then must not leave it stopped for ever.
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The state letter of `/proc/PID/stat` (`R`, `S`, `T` stopped, `Z` zombie), `None` if gone.
+fn state(pid: i32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The name in parentheses may hold spaces; the state follows its closing parenthesis.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.trim_start().chars().next()
+}
+
+fn pids_in(file: &std::path::Path) -> Vec<i32> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+/// Kills whatever bots the file names when the test ends, passed or failed, so that a failure
+/// leaves nothing behind either.
+struct Sweep(std::path::PathBuf);
+
+impl Drop for Sweep {
+    fn drop(&mut self) {
+        for pid in pids_in(&self.0) {
+            if matches!(state(pid), Some(s) if s != 'Z') {
+                // SAFETY: kill(2); the pid was a bot of this test and is not yet reaped.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn a_killed_arena_leaves_no_frozen_bot_behind() {
+    let pid_file =
+        std::env::temp_dir().join(format!("stonebrain-orphans-{}.pids", std::process::id()));
+    let _ = std::fs::remove_file(&pid_file);
+    let _sweep = Sweep(pid_file.clone());
+    // Each bot writes its pid, then becomes the engine (exec keeps the pid), thinking long
+    // enough a move that the other one is caught frozen.
+    let bot = format!(
+        "sh -c 'echo $$ >> {}; exec {} --game nogo --keep-running --playouts 400000'",
+        pid_file.display(),
+        common::bin()
+    );
+    let mut arena = Command::new(common::bin())
+        .args(["arena", "--game", "nogo", "--games", "2"])
+        .args(["--engine", "name=a", &format!("cmd={bot}")])
+        .arg("proto=botzone-keep-running")
+        .args(["--engine", "name=b", &format!("cmd={bot}")])
+        .arg("proto=botzone-keep-running")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the arena");
+
+    // Wait for both bots, and for one of them frozen between its turns.
+    let until = Instant::now() + Duration::from_secs(60);
+    let frozen = loop {
+        let pids = pids_in(&pid_file);
+        if let Some(&p) = pids.iter().find(|&&p| state(p) == Some('T')) {
+            if pids.len() >= 2 {
+                break p;
+            }
+        }
+        assert!(
+            Instant::now() < until,
+            "no bot frozen within a minute: {pids:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+
+    // SAFETY: kill(2) on the arena, our own child.
+    unsafe {
+        libc::kill(arena.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let status = arena.wait().expect("the arena ends");
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
+
+    // Gone, or a zombie waiting for whoever adopted it: not stopped, not running.
+    let pids = pids_in(&pid_file);
+    assert!(pids.contains(&frozen));
+    let until = Instant::now() + Duration::from_secs(5);
+    for pid in pids {
+        while !matches!(state(pid), None | Some('Z')) {
+            assert!(
+                Instant::now() < until,
+                "bot {pid} is still alive ({:?}) after the arena was killed",
+                state(pid)
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
