@@ -21,23 +21,19 @@ mod imp {
     /// Records a bot just started; installs the handler the first time.
     pub fn started(pid: u32) {
         INSTALL.call_once(install);
-        let pid = pid as i32;
-        for slot in &PIDS {
-            if slot
-                .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
-                .is_ok()
-            {
-                return;
-            }
-        }
+        swap_slot(0, pid as i32);
     }
 
     /// Forgets a bot that has been reaped: its pid may now be given to another process.
     pub fn reaped(pid: u32) {
-        let pid = pid as i32;
+        swap_slot(pid as i32, 0);
+    }
+
+    /// Puts `new` in the first slot holding `old` (nothing if none does).
+    fn swap_slot(old: i32, new: i32) {
         for slot in &PIDS {
             if slot
-                .compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst)
+                .compare_exchange(old, new, Ordering::SeqCst, Ordering::SeqCst)
                 .is_ok()
             {
                 return;
