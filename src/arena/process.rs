@@ -7,11 +7,15 @@ use super::record::EndReason;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, TryRecvError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long a process that closed its output gets to exit before we judge it.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
+
+/// How much of a bot's standard error a crash report quotes: its last lines, each cut short.
+const STDERR_LINES: usize = 3;
+const STDERR_LINE_CHARS: usize = 200;
 
 pub struct BotProcess {
     child: Child,
@@ -21,6 +25,9 @@ pub struct BotProcess {
     reaped: Option<Reaped>,
     /// Where its peak memory goes when it is reaped, if anyone is measuring.
     memory: Option<Arc<PeakMemory>>,
+    /// The last lines of its standard error (unless merged into its output), quoted when it
+    /// crashes so that whoever runs the match sees why.
+    stderr_tail: Option<StderrTail>,
 }
 
 /// What a player reads from a bot and writes to it. A real bot is a `BotProcess`; the reading
@@ -59,7 +66,7 @@ pub enum ReadFailure {
 
 impl BotProcess {
     /// Starts `command` through the shell, so that `python3 bot.py --x` works as typed. Its
-    /// standard error is discarded.
+    /// standard error is read and dropped, all but the last lines, which a crash report quotes.
     pub fn spawn(command: &str) -> std::io::Result<BotProcess> {
         Self::start(command, false)
     }
@@ -81,19 +88,20 @@ impl BotProcess {
             c
         };
         cmd.stdin(Stdio::piped());
-        let (mut child, output): (Child, Box<dyn Read + Send>) = if merge_stderr {
+        let (mut child, output, stderr_tail): (Child, Box<dyn Read + Send>, _) = if merge_stderr {
             let (reader, writer) = std::io::pipe()?;
             cmd.stdout(writer.try_clone()?).stderr(writer);
             let child = cmd.spawn()?;
             // The command keeps our copies of the pipe's write end: drop them, or the pipe
             // would never report the end of the program's output.
             drop(cmd);
-            (child, Box::new(reader))
+            (child, Box::new(reader), None)
         } else {
-            cmd.stdout(Stdio::piped()).stderr(Stdio::null());
+            cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
             let mut child = cmd.spawn()?;
             let stdout = child.stdout.take().expect("stdout is piped");
-            (child, Box::new(stdout))
+            let stderr = child.stderr.take().expect("stderr is piped");
+            (child, Box::new(stdout), Some(StderrTail::read(stderr)))
         };
         // From here until it is reaped, a signal that ends the arena takes the bot with it.
         orphans::started(child.id());
@@ -126,6 +134,7 @@ impl BotProcess {
             lines: rx,
             reaped: None,
             memory: None,
+            stderr_tail,
         })
     }
 
@@ -216,7 +225,11 @@ impl BotProcess {
         let until = Instant::now() + EXIT_GRACE;
         loop {
             if let Some(r) = self.ended(false) {
-                return EndReason::Crash(describe_exit(r.status));
+                let mut why = describe_exit(r.status);
+                if let Some(said) = self.stderr_tail.as_ref().and_then(StderrTail::last_words) {
+                    why.push_str(&format!("; its standard error ended: {said}"));
+                }
+                return EndReason::Crash(why);
             }
             if Instant::now() >= until {
                 return EndReason::ClosedPipe;
@@ -266,6 +279,62 @@ impl BotProcess {
 impl Drop for BotProcess {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// A thread that reads a bot's standard error to the end (so that a chatty bot never blocks on
+/// a full pipe) and keeps its last few lines.
+struct StderrTail {
+    lines: Arc<Mutex<std::collections::VecDeque<String>>>,
+    /// Says, by disconnecting, that the reader has seen the end of the stream.
+    done: Receiver<()>,
+}
+
+impl StderrTail {
+    fn read(stream: impl Read + Send + 'static) -> StderrTail {
+        let lines = Arc::new(Mutex::new(std::collections::VecDeque::new()));
+        let (tx, done) = channel::<()>();
+        let kept = Arc::clone(&lines);
+        std::thread::spawn(move || {
+            let _tx = tx;
+            let mut reader = BufReader::new(stream);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf);
+                        let line = line.trim();
+                        if line.is_empty() {
+                            continue;
+                        }
+                        let mut short: String = line.chars().take(STDERR_LINE_CHARS).collect();
+                        if short.len() < line.len() {
+                            short.push_str("...");
+                        }
+                        let mut lines = kept.lock().unwrap_or_else(|e| e.into_inner());
+                        if lines.len() == STDERR_LINES {
+                            lines.pop_front();
+                        }
+                        lines.push_back(short);
+                    }
+                }
+            }
+        });
+        StderrTail { lines, done }
+    }
+
+    /// The kept lines joined by " | ", or `None` if the bot wrote nothing there. Waits a moment
+    /// for the reader to reach the end: the process has exited, but its last writes may still
+    /// be in the pipe (a program it started may hold the pipe open, hence no longer).
+    fn last_words(&self) -> Option<String> {
+        let _ = self.done.recv_timeout(Duration::from_millis(100));
+        let lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        if lines.is_empty() {
+            return None;
+        }
+        Some(lines.iter().cloned().collect::<Vec<_>>().join(" | "))
     }
 }
 

@@ -96,6 +96,13 @@ fn a_crash_loses() {
         "{}",
         rec.reason.describe()
     );
+    // Its last words on standard error come with the report, so that whoever runs the match
+    // can see why it died.
+    assert!(
+        rec.reason.describe().contains("crasher: no luck today"),
+        "{}",
+        rec.reason.describe()
+    );
 }
 
 #[test]
