@@ -2,7 +2,9 @@
 //! (SIGSTOP, as on Botzone); if the arena were killed then (`kill`, `pkill`, a scheduler's
 //! SIGTERM), the frozen bot would stay stopped for ever, holding its memory, since a stopped
 //! process acts on no signal but SIGKILL and SIGCONT. So every live bot's pid is kept here, and
-//! SIGTERM, SIGINT and SIGHUP first SIGKILL them all, then end the arena as the signal would have.
+//! SIGTERM, SIGINT and SIGHUP first SIGKILL them all, then end the arena as the signal would have
+//! (a signal the arena was started ignoring, as under `nohup`, stays ignored). Each bot runs in
+//! a process group of its own (`process.rs`), so a hang-up of the arena's group does not reach it.
 
 #[cfg(unix)]
 mod imp {
@@ -43,9 +45,16 @@ mod imp {
 
     fn install() {
         for sig in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
-            // SAFETY: sigaction(2) with a handler that calls only async-signal-safe functions
-            // (kill, signal, raise) and reads atomics.
+            // SAFETY: sigaction(2) reading the current action, then setting a handler that
+            // calls only async-signal-safe functions (kill, signal, raise) and reads atomics.
             unsafe {
+                let mut current: libc::sigaction = std::mem::zeroed();
+                libc::sigaction(sig, std::ptr::null(), &mut current);
+                // A signal ignored from the start stays ignored: `nohup stonebrain arena` must
+                // outlive its terminal, and a background job ignores Ctrl-C.
+                if current.sa_sigaction == libc::SIG_IGN {
+                    continue;
+                }
                 let mut action: libc::sigaction = std::mem::zeroed();
                 action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
                 libc::sigemptyset(&mut action.sa_mask);

@@ -85,6 +85,15 @@ impl BotProcess {
         } else {
             let mut c = Command::new("sh");
             c.arg("-c").arg(format!("exec {command}"));
+            // Each bot in a process group of its own. The kernel hangs up a process group
+            // left without a parent in the session while one of its members is stopped: had
+            // the bots shared the arena's group, a shell that started the arena in the
+            // background and then exited (a job runner, `nohup ... &` from a script) would have
+            // killed every frozen keep-running bot in mid-game. In its own group, a bot's group
+            // is orphaned only when the arena itself is gone, and then the hang-up ends a bot
+            // left frozen, as it should.
+            #[cfg(unix)]
+            std::os::unix::process::CommandExt::process_group(&mut c, 0);
             c
         };
         cmd.stdin(Stdio::piped());

@@ -5,6 +5,7 @@
 
 mod common;
 
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -105,4 +106,72 @@ fn a_killed_arena_leaves_no_frozen_bot_behind() {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
+}
+
+/// The process group of `pid` (the fifth field of `/proc/PID/stat`), `None` if gone.
+fn process_group(pid: i32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(2)?.parse().ok()
+}
+
+/// A match started as `nohup stonebrain arena ... &` is: SIGHUP ignored, in a process group of
+/// its own. A hang-up of that group (what the kernel sends when the shell that started it exits
+/// while a bot is frozen) must end neither the arena nor its bots: every game ends by the rules.
+#[test]
+fn a_hang_up_under_nohup_ends_neither_the_arena_nor_its_bots() {
+    let pid_file =
+        std::env::temp_dir().join(format!("stonebrain-hangup-{}.pids", std::process::id()));
+    let _ = std::fs::remove_file(&pid_file);
+    let _sweep = Sweep(pid_file.clone());
+    let bot = format!(
+        "sh -c 'echo \\$\\$ >> {}; exec {} --game nogo --keep-running --playouts 20000'",
+        pid_file.display(),
+        common::bin()
+    );
+    // (`\$\$`: the arena's own shell must pass `$$` on to the bot's.)
+    let arena_command = format!(
+        "trap '' HUP; exec {} arena --game nogo --games 2 --engine name=a \"cmd={bot}\" \
+         proto=botzone-keep-running --engine name=b \"cmd={bot}\" proto=botzone-keep-running",
+        common::bin()
+    );
+    let arena = Command::new("sh")
+        .arg("-c")
+        .arg(&arena_command)
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the arena");
+    let arena_pid = arena.id() as i32;
+
+    // A bot frozen between its turns, and each bot in a group of its own, not the arena's.
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        let pids = pids_in(&pid_file);
+        if pids.len() >= 2 && pids.iter().any(|&p| state(p) == Some('T')) {
+            for &p in &pids {
+                if let Some(group) = process_group(p) {
+                    assert_ne!(group, arena_pid, "bot {p} shares the arena's process group");
+                }
+            }
+            break;
+        }
+        assert!(
+            Instant::now() < until,
+            "no bot frozen within a minute: {pids:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+
+    // SAFETY: kill(2) on the process group the arena leads (our child's, not ours).
+    unsafe {
+        libc::kill(-arena_pid, libc::SIGHUP);
+    }
+    let out = arena.wait_with_output().expect("the arena ends");
+    let report = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {report}", out.status);
+    assert!(!report.contains("crash"), "{report}");
+    assert_eq!(report.matches("has no legal move").count(), 2, "{report}");
 }
