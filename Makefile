@@ -230,9 +230,10 @@ train-nogo: train-env
 # 256 visits, two games at a time, until the SPRT (0, 50) decides or GEN_SCREEN games are
 # played (GEN/screen.jsonl). Self-play and training carry on where a stopped run left them; the
 # screen starts again. At 64 visits the self-play makes some 17,000 games an hour on two cores,
-# the training of 4,000 steps takes 8 minutes, the screen up to 15.
-# Example: make nogo-generation PREV=src/engine/nogo/network/nogo-gen2-gumbel.sbnn
-#   GEN=target/nogo-gen3 GEN_SEED=91 GEN_GAMES=4000 GEN_KEEP=target/nogo-gen2/data
+# at 128 some 8,100; the training of 4,000 steps takes 8 minutes, the screen up to 15.
+# Example (generation 3 of docs/nogo-network.md, 61 minutes): make nogo-generation
+#   PREV=src/engine/nogo/network/nogo-gen2-gumbel.sbnn GEN=target/nogo-gen3 GEN_SEED=92
+#   GEN_GAMES=5000 GEN_VISITS=128 GEN_STEPS=6000 GEN_KEEP=<generation 2's 64-visit games>
 PREV ?= src/engine/nogo/network/nogo-gen2-gumbel.sbnn
 GEN ?= target/nogo-generation
 GEN_SEED ?= 1
