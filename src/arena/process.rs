@@ -118,24 +118,8 @@ impl BotProcess {
         let (tx, rx) = channel();
         // A reader thread turns blocking reads into a channel we can wait on with a deadline.
         std::thread::spawn(move || {
-            let mut reader = BufReader::new(output);
-            loop {
-                let mut buf = Vec::new();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => {
-                        let _ = tx.send(None);
-                        return;
-                    }
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf)
-                            .trim_end_matches(['\n', '\r'])
-                            .to_string();
-                        if tx.send(Some(line)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
+            for_each_line(output, |line| tx.send(Some(line)).is_ok());
+            let _ = tx.send(None);
         });
         Ok(BotProcess {
             child,
@@ -306,30 +290,21 @@ impl StderrTail {
         let kept = Arc::clone(&lines);
         std::thread::spawn(move || {
             let _tx = tx;
-            let mut reader = BufReader::new(stream);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf);
-                        let line = line.trim();
-                        if line.is_empty() {
-                            continue;
-                        }
-                        let mut short: String = line.chars().take(STDERR_LINE_CHARS).collect();
-                        if short.len() < line.len() {
-                            short.push_str("...");
-                        }
-                        let mut lines = kept.lock().unwrap_or_else(|e| e.into_inner());
-                        if lines.len() == STDERR_LINES {
-                            lines.pop_front();
-                        }
-                        lines.push_back(short);
+            for_each_line(stream, |line| {
+                let line = line.trim();
+                if !line.is_empty() {
+                    let mut short: String = line.chars().take(STDERR_LINE_CHARS).collect();
+                    if short.len() < line.len() {
+                        short.push_str("...");
                     }
+                    let mut lines = kept.lock().unwrap_or_else(|e| e.into_inner());
+                    if lines.len() == STDERR_LINES {
+                        lines.pop_front();
+                    }
+                    lines.push_back(short);
                 }
-            }
+                true
+            });
         });
         StderrTail { lines, done }
     }
@@ -344,6 +319,27 @@ impl StderrTail {
             return None;
         }
         Some(lines.iter().cloned().collect::<Vec<_>>().join(" | "))
+    }
+}
+
+/// Reads `stream` line by line (bytes that are not UTF-8 replaced, the line end dropped) and
+/// hands each line to `each` until the stream ends or `each` says to stop.
+fn for_each_line(stream: impl Read, mut each: impl FnMut(String) -> bool) {
+    let mut reader = BufReader::new(stream);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf)
+                    .trim_end_matches(['\n', '\r'])
+                    .to_string();
+                if !each(line) {
+                    return;
+                }
+            }
+        }
     }
 }
 

@@ -9,12 +9,23 @@ use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The fields of `/proc/PID/stat` after the program's name (state, parent, process group ...),
+/// `None` if the process is gone.
+fn stat_fields(pid: i32) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The name in parentheses may hold spaces; the fields follow its closing parenthesis.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    Some(rest.split_whitespace().map(str::to_string).collect())
+}
+
 /// The state letter of `/proc/PID/stat` (`R`, `S`, `T` stopped, `Z` zombie), `None` if gone.
 fn state(pid: i32) -> Option<char> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The name in parentheses may hold spaces; the state follows its closing parenthesis.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.trim_start().chars().next()
+    stat_fields(pid)?.first()?.chars().next()
+}
+
+/// The process group of `pid`, `None` if gone.
+fn process_group(pid: i32) -> Option<i32> {
+    stat_fields(pid)?.get(2)?.parse().ok()
 }
 
 fn pids_in(file: &std::path::Path) -> Vec<i32> {
@@ -43,19 +54,48 @@ impl Drop for Sweep {
     }
 }
 
-#[test]
-fn a_killed_arena_leaves_no_frozen_bot_behind() {
-    let pid_file =
-        std::env::temp_dir().join(format!("stonebrain-orphans-{}.pids", std::process::id()));
-    let _ = std::fs::remove_file(&pid_file);
-    let _sweep = Sweep(pid_file.clone());
-    // Each bot writes its pid, then becomes the engine (exec keeps the pid), thinking long
-    // enough a move that the other one is caught frozen.
-    let bot = format!(
-        "sh -c 'echo $$ >> {}; exec {} --game nogo --keep-running --playouts 400000'",
+/// A fresh file for the bots of the test `tag` to write their pids to, and the sweep that
+/// kills them when the test ends.
+fn pid_file(tag: &str) -> (std::path::PathBuf, Sweep) {
+    let file = std::env::temp_dir().join(format!("stonebrain-{tag}-{}.pids", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    (file.clone(), Sweep(file))
+}
+
+/// A keep-running bot that writes its pid to `pid_file`, then becomes the engine (exec keeps
+/// the pid). `dollars` is how `$$` must be written to reach the bot's own shell.
+fn bot(pid_file: &std::path::Path, playouts: u32, dollars: &str) -> String {
+    format!(
+        "sh -c 'echo {dollars} >> {}; exec {} --game nogo --keep-running --playouts {playouts}'",
         pid_file.display(),
         common::bin()
-    );
+    )
+}
+
+/// Waits for both bots, and for one of them frozen between its turns: the pids, and the frozen
+/// one's.
+fn a_frozen_bot(pid_file: &std::path::Path) -> (Vec<i32>, i32) {
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        let pids = pids_in(pid_file);
+        if let Some(&p) = pids.iter().find(|&&p| state(p) == Some('T')) {
+            if pids.len() >= 2 {
+                return (pids, p);
+            }
+        }
+        assert!(
+            Instant::now() < until,
+            "no bot frozen within a minute: {pids:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_killed_arena_leaves_no_frozen_bot_behind() {
+    let (pid_file, _sweep) = pid_file("orphans");
+    // Thinking long enough a move that one bot is caught frozen.
+    let bot = bot(&pid_file, 400_000, "$$");
     let mut arena = Command::new(common::bin())
         .args(["arena", "--game", "nogo", "--games", "2"])
         .args(["--engine", "name=a", &format!("cmd={bot}")])
@@ -68,21 +108,7 @@ fn a_killed_arena_leaves_no_frozen_bot_behind() {
         .spawn()
         .expect("start the arena");
 
-    // Wait for both bots, and for one of them frozen between its turns.
-    let until = Instant::now() + Duration::from_secs(60);
-    let frozen = loop {
-        let pids = pids_in(&pid_file);
-        if let Some(&p) = pids.iter().find(|&&p| state(p) == Some('T')) {
-            if pids.len() >= 2 {
-                break p;
-            }
-        }
-        assert!(
-            Instant::now() < until,
-            "no bot frozen within a minute: {pids:?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let (_, frozen) = a_frozen_bot(&pid_file);
 
     // SAFETY: kill(2) on the arena, our own child.
     unsafe {
@@ -108,28 +134,14 @@ fn a_killed_arena_leaves_no_frozen_bot_behind() {
     }
 }
 
-/// The process group of `pid` (the fifth field of `/proc/PID/stat`), `None` if gone.
-fn process_group(pid: i32) -> Option<i32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(2)?.parse().ok()
-}
-
 /// A match started as `nohup stonebrain arena ... &` is: SIGHUP ignored, in a process group of
 /// its own. A hang-up of that group (what the kernel sends when the shell that started it exits
 /// while a bot is frozen) must end neither the arena nor its bots: every game ends by the rules.
 #[test]
 fn a_hang_up_under_nohup_ends_neither_the_arena_nor_its_bots() {
-    let pid_file =
-        std::env::temp_dir().join(format!("stonebrain-hangup-{}.pids", std::process::id()));
-    let _ = std::fs::remove_file(&pid_file);
-    let _sweep = Sweep(pid_file.clone());
-    let bot = format!(
-        "sh -c 'echo \\$\\$ >> {}; exec {} --game nogo --keep-running --playouts 20000'",
-        pid_file.display(),
-        common::bin()
-    );
+    let (pid_file, _sweep) = pid_file("hangup");
     // (`\$\$`: the arena's own shell must pass `$$` on to the bot's.)
+    let bot = bot(&pid_file, 20_000, "\\$\\$");
     let arena_command = format!(
         "trap '' HUP; exec {} arena --game nogo --games 2 --engine name=a \"cmd={bot}\" \
          proto=botzone-keep-running --engine name=b \"cmd={bot}\" proto=botzone-keep-running",
@@ -147,22 +159,11 @@ fn a_hang_up_under_nohup_ends_neither_the_arena_nor_its_bots() {
     let arena_pid = arena.id() as i32;
 
     // A bot frozen between its turns, and each bot in a group of its own, not the arena's.
-    let until = Instant::now() + Duration::from_secs(60);
-    loop {
-        let pids = pids_in(&pid_file);
-        if pids.len() >= 2 && pids.iter().any(|&p| state(p) == Some('T')) {
-            for &p in &pids {
-                if let Some(group) = process_group(p) {
-                    assert_ne!(group, arena_pid, "bot {p} shares the arena's process group");
-                }
-            }
-            break;
+    let (pids, _) = a_frozen_bot(&pid_file);
+    for &p in &pids {
+        if let Some(group) = process_group(p) {
+            assert_ne!(group, arena_pid, "bot {p} shares the arena's process group");
         }
-        assert!(
-            Instant::now() < until,
-            "no bot frozen within a minute: {pids:?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
     }
 
     // SAFETY: kill(2) on the process group the arena leads (our child's, not ours).
