@@ -204,7 +204,8 @@ train-env:
 # writes NET, with a checkpoint NET.ckpt every thousand steps: run again with the same NET (and
 # a larger STEPS) to carry on. About 950 positions a second on two cores: the default 10,000
 # steps of 256 take 45 minutes. TRAIN_ARGS passes any other flag of train.py (--help lists
-# them), e.g. TRAIN_ARGS='--init target/nogo-net-1.sbnn --value-mix 0.5'.
+# them), e.g. TRAIN_ARGS='--init target/nogo-net-1.sbnn --value-mix 0.5'. An --init network
+# narrower or shallower than CHANNELS x BLOCKS is grown to that size first, computing what it did.
 DATA ?= target/nogo-data
 NET ?= target/nogo-net.sbnn
 STEPS ?= 10000
@@ -231,6 +232,7 @@ train-nogo: train-env
 # played (GEN/screen.jsonl). Self-play and training carry on where a stopped run left them; the
 # screen starts again. At 64 visits the self-play makes some 17,000 games an hour on two cores,
 # at 128 some 8,100; the training of 4,000 steps takes 8 minutes, the screen up to 15.
+# CHANNELS and BLOCKS (train-nogo's) set the new network's size: a wider one starts from PREV.
 # Example (generation 3 of docs/nogo-network.md, 61 minutes): make nogo-generation
 #   PREV=src/engine/nogo/network/nogo-gen2-gumbel.sbnn GEN=target/nogo-gen3 GEN_SEED=92
 #   GEN_GAMES=5000 GEN_VISITS=128 GEN_STEPS=6000 GEN_KEEP=<generation 2's 64-visit games>

@@ -8,6 +8,7 @@ one `engine::nogo::network` reads; `README.md` beside this file gives it in full
     in the order of `layout()` (conv weights [out][in][ky][kx], fully connected [out][in]).
 """
 
+import math
 import struct
 
 import numpy as np
@@ -159,3 +160,55 @@ def forward(arrays, planes, blocks):
     v = relu(v.reshape(n, POINTS) @ f64("value.fc1.w").T + f64("value.fc1.b"))
     v = np.tanh(v @ f64("value.fc2.w").T + f64("value.fc2.b"))
     return logits, v[:, 0]
+
+
+def grow(arrays, channels, blocks, hidden, to_channels, to_blocks, rng, noise=0.0):
+    """A wider and deeper network's arrays that compute what `arrays` computes (Net2Net's
+    function-preserving growth), so that a larger network can start from a trained smaller one.
+
+    Wider: tower channel j of the new network copies old channel `j mod C`'s output, and every
+    layer that reads the tower divides each copy's incoming weight by the number of copies, so
+    sums, the residual stream and both heads are unchanged (the copies carry equal values and
+    ReLU treats them alike). `noise` (a fraction of each conv's weight spread) is added to the
+    copied convolutions so that copies do not stay twins in training; 0 keeps the function
+    exact. Deeper: the new blocks go last, their second convolution zero, so each starts as the
+    identity (its input is already past a ReLU); their first convolution is drawn small.
+    The value head's hidden size is not grown.
+    """
+    if to_channels < channels or to_blocks < blocks:
+        raise ValueError(f"cannot shrink C={channels} B={blocks} to C={to_channels} "
+                         f"B={to_blocks}")
+    src = np.arange(to_channels) % channels  # the old channel each new one copies
+    copies = np.bincount(src, minlength=channels).astype(np.float64)
+    share = 1.0 / copies[src]  # a reader's weight on each copy
+
+    def jitter(w):
+        if noise <= 0.0:
+            return w
+        return w + rng.normal(0.0, noise * float(np.std(w)) + 1e-12, size=w.shape)
+
+    f64 = lambda k: np.asarray(arrays[k], dtype=np.float64)  # noqa: E731
+    out = {}
+    stem = f64("stem.w")[src]  # the planes are not widened: only the outputs are copied
+    out["stem.w"], out["stem.b"] = jitter(stem), f64("stem.b")[src]
+    for i in range(to_blocks):
+        for conv in ("conv1", "conv2"):
+            key = f"block{i}.{conv}"
+            if i < blocks:
+                w = f64(f"{key}.w")[src][:, src] * share[None, :, None, None]
+                out[f"{key}.w"], out[f"{key}.b"] = jitter(w), f64(f"{key}.b")[src]
+            elif conv == "conv1":
+                spread = 1.0 / math.sqrt(9 * to_channels)
+                out[f"{key}.w"] = rng.normal(0.0, spread, size=(to_channels, to_channels, 3, 3))
+                out[f"{key}.b"] = np.zeros(to_channels)
+            else:
+                out[f"{key}.w"] = np.zeros((to_channels, to_channels, 3, 3))
+                out[f"{key}.b"] = np.zeros(to_channels)
+    for head in ("policy.conv", "value.conv"):
+        out[f"{head}.w"] = f64(f"{head}.w")[:, src] * share[None, :]
+        out[f"{head}.b"] = f64(f"{head}.b")
+    for fc in ("policy.fc", "value.fc1", "value.fc2"):
+        out[f"{fc}.w"], out[f"{fc}.b"] = f64(f"{fc}.w"), f64(f"{fc}.b")
+    for name, shape in layout(to_channels, to_blocks, hidden):
+        assert out[name].shape == shape, (name, out[name].shape, shape)
+    return {k: v.astype(np.float32) for k, v in out.items()}

@@ -51,7 +51,8 @@ def parse_args(argv=None):
     g.add_argument("--no-bn", action="store_true",
                    help="train the plain conv+bias network (default: BatchNorm, folded at export)")
     g.add_argument("--init", metavar="NET.sbnn",
-                   help="start from this network (same C, B, H) instead of random weights")
+                   help="start from this network instead of random weights: the same C, B and H, "
+                   "or narrower or shallower (grown to C and B, keeping what it computes)")
     g = ap.add_argument_group("training")
     g.add_argument("--steps", type=int, default=10000,
                    help="optimiser steps in all, a resumed run's included [10000]")
@@ -238,6 +239,25 @@ def self_check(net, arrays, path, planes, torch, blocks, log=print, limit=1e-3):
     return logits64, value64, dl, dv
 
 
+# How much noise the copies of a grown network get (a fraction of each conv's weight spread):
+# enough that the copies part in training, little enough that the first step starts near the
+# smaller network's losses.
+GROW_NOISE = 0.005
+
+
+def grown(arrays, c, b, h, a, planes, rng, log):
+    """The smaller network's arrays grown to this run's C and B (sbnn.grow), with how far the
+    grown network's outputs are from the smaller one's on `planes` logged."""
+    out = sbnn.grow(arrays, c, b, h, a.channels, a.blocks, rng, GROW_NOISE)
+    sample = planes[:256].reshape(-1, 8, 81)
+    l0, v0 = sbnn.forward(arrays, sample, b)
+    l1, v1 = sbnn.forward(out, sample, a.blocks)
+    log(f"grown from C={c} B={b} to C={a.channels} B={a.blocks} (noise {GROW_NOISE}): on "
+        f"{len(sample)} positions the outputs moved by at most {np.abs(l1 - l0).max():.2e} "
+        f"(logits), {np.abs(v1 - v0).max():.2e} (value)")
+    return out
+
+
 def train(a):
     torch = setup_torch(a.threads)
     if a.device == "auto":
@@ -276,12 +296,15 @@ def train(a):
         log(f"resumed from {ckpt} at step {tr.step}")
     elif a.init:
         c, b, h, arrays = sbnn.read(a.init)
-        if (c, b, h) != (a.channels, a.blocks, a.value_hidden):
+        if h != a.value_hidden or c > a.channels or b > a.blocks:
             raise SystemExit(f"{a.init} is C={c} B={b} H={h}; this run is C={a.channels} "
-                             f"B={a.blocks} H={a.value_hidden}")
-        tr.net.load_arrays(arrays)
+                             f"B={a.blocks} H={a.value_hidden} (a run may start from a "
+                             f"network as wide and deep as itself or smaller, with its H)")
         calib = rng.choice(train_idx, size=min(len(train_idx), 2048), replace=False)
         planes = data.batch(calib, np.zeros(len(calib), dtype=np.int64), a.value_mix)[0]
+        if (c, b) != (a.channels, a.blocks):
+            arrays = grown(arrays, c, b, h, a, planes, rng, log)
+        tr.net.load_arrays(arrays)
         tr.net.calibrate(torch.from_numpy(planes).reshape(-1, 8, 9, 9).to(a.device))
         log(f"started from {a.init}")
 
