@@ -93,7 +93,14 @@ fn the_forward_pass_agrees_with_the_plain_computation() {
     let mut rng = SmallRng::seed_from_u64(3);
     // 24 channels take the loop for any width; the others the loops (vector and portable) made
     // for their width.
-    let sizes = [(8, 1, 8), (16, 2, 32), (24, 1, 8), (32, 3, 16), (48, 1, 8), (64, 1, 8)];
+    let sizes = [
+        (8, 1, 8),
+        (16, 2, 32),
+        (24, 1, 8),
+        (32, 3, 16),
+        (48, 1, 8),
+        (64, 1, 8),
+    ];
     for ((channels, blocks, hidden), simd) in
         sizes.into_iter().flat_map(|s| [(s, true), (s, false)])
     {
