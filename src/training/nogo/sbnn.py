@@ -170,8 +170,8 @@ def grow(arrays, channels, blocks, hidden, to_channels, to_blocks, rng, noise=0.
     layer that reads the tower divides each copy's incoming weight by the number of copies, so
     sums, the residual stream and both heads are unchanged (the copies carry equal values and
     ReLU treats them alike). `noise` (a fraction of each conv's weight spread) is added to the
-    copied convolutions so that copies do not stay twins in training; 0 keeps the function
-    exact. Deeper: the new blocks go last, their second convolution zero, so each starts as the
+    copied convolutions so that copies do not stay twins in training (none when the width
+    stays); 0 keeps the function exact. Deeper: the new blocks go last, their second convolution zero, so each starts as the
     identity (its input is already past a ReLU); their first convolution is drawn small.
     The value head's hidden size is not grown.
     """
@@ -183,7 +183,7 @@ def grow(arrays, channels, blocks, hidden, to_channels, to_blocks, rng, noise=0.
     share = 1.0 / copies[src]  # a reader's weight on each copy
 
     def jitter(w):
-        if noise <= 0.0:
+        if noise <= 0.0 or to_channels == channels:  # no copies to part
             return w
         return w + rng.normal(0.0, noise * float(np.std(w)) + 1e-12, size=w.shape)
 
