@@ -170,9 +170,10 @@ def grow(arrays, channels, blocks, hidden, to_channels, to_blocks, rng, noise=0.
     layer that reads the tower divides each copy's incoming weight by the number of copies, so
     sums, the residual stream and both heads are unchanged (the copies carry equal values and
     ReLU treats them alike). `noise` (a fraction of each conv's weight spread) is added to the
-    copied convolutions so that copies do not stay twins in training (none when the width
-    stays); 0 keeps the function exact. Deeper: the new blocks go last, their second convolution zero, so each starts as the
-    identity (its input is already past a ReLU); their first convolution is drawn small.
+    copied convolutions so that copies do not stay twins in training; there is none where the
+    width stays (nothing to part), and 0 keeps the function exact. Deeper: the new blocks go
+    last, their second convolution zero, so each starts as the identity (its input is already
+    past a ReLU); their first convolution is drawn small.
     The value head's hidden size is not grown.
     """
     if to_channels < channels or to_blocks < blocks:

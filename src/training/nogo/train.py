@@ -248,13 +248,13 @@ GROW_NOISE = 0.005
 def grown(arrays, c, b, h, a, planes, rng, log):
     """The smaller network's arrays grown to this run's C and B (sbnn.grow), with how far the
     grown network's outputs are from the smaller one's on `planes` logged."""
-    noise = GROW_NOISE if a.channels > c else 0.0  # only copied channels need parting
-    out = sbnn.grow(arrays, c, b, h, a.channels, a.blocks, rng, noise)
+    out = sbnn.grow(arrays, c, b, h, a.channels, a.blocks, rng, GROW_NOISE)
     sample = planes[:256].reshape(-1, 8, 81)
     l0, v0 = sbnn.forward(arrays, sample, b)
     l1, v1 = sbnn.forward(out, sample, a.blocks)
-    log(f"grown from C={c} B={b} to C={a.channels} B={a.blocks} (noise {noise}): on "
-        f"{len(sample)} positions the outputs moved by at most {np.abs(l1 - l0).max():.2e} "
+    log(f"grown from C={c} B={b} to C={a.channels} B={a.blocks} (noise {GROW_NOISE} on copied "
+        f"channels): on {len(sample)} positions the outputs moved by at most "
+        f"{np.abs(l1 - l0).max():.2e} "
         f"(logits), {np.abs(v1 - v0).max():.2e} (value)")
     return out
 
