@@ -233,6 +233,9 @@ train-nogo: train-env
 # screen starts again. At 64 visits the self-play makes some 17,000 games an hour on two cores,
 # at 128 some 8,100; the training of 4,000 steps takes 8 minutes, the screen up to 15.
 # CHANNELS and BLOCKS (train-nogo's) set the new network's size: a wider one starts from PREV.
+# GEN_SELFPLAY_ARGS adds self-play flags, such as playout cap randomisation:
+#   GEN_SELFPLAY_ARGS="--full-share 0.25 --fast-playouts 64" (a quarter of the moves searched
+#   with GEN_VISITS and written, the rest with 64 and only played).
 # Example (generation 3 of docs/nogo-network.md, 61 minutes): make nogo-generation
 #   PREV=src/engine/nogo/network/nogo-gen2-gumbel.sbnn GEN=target/nogo-gen3 GEN_SEED=92
 #   GEN_GAMES=5000 GEN_VISITS=128 GEN_STEPS=6000 GEN_KEEP=<generation 2's 64-visit games>
@@ -244,13 +247,14 @@ GEN_VISITS ?= 64
 GEN_STEPS ?= 4000
 GEN_KEEP ?=
 GEN_SCREEN ?= 400
+GEN_SELFPLAY_ARGS ?=
 SB := target/release/stonebrain
 .PHONY: nogo-generation
 nogo-generation: build train-env
 	mkdir -p $(GEN)
 	$(SB) selfplay nogo --playouts $(GEN_VISITS) --gumbel 16 --nogo-search puct --net-precision int8 \
 		--puct-rollouts 8 --puct-mix 0.5 --nogo-net $(PREV) --seed $(GEN_SEED) --threads 2 \
-		--out $(GEN)/data --games $(GEN_GAMES)
+		--out $(GEN)/data --games $(GEN_GAMES) $(GEN_SELFPLAY_ARGS)
 	$(MAKE) --no-print-directory train-nogo DATA="$(GEN)/data $(GEN_KEEP)" NET=$(GEN)/net.sbnn \
 		STEPS=$(GEN_STEPS) SEED=$(GEN_SEED) LR=1e-3 \
 		TRAIN_ARGS="--value-mix 0.25 --init $(PREV) --warmup 100 --log-every 500"

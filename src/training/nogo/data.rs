@@ -24,7 +24,8 @@ pub const RECORD_SIZE: usize = 336;
 pub const FLAG_CENTRE_BAN: u8 = 1;
 /// The move played here was drawn from the visit distribution, not the search's best.
 pub const FLAG_SAMPLED: u8 = 2;
-/// The last position of its game: a game's records end with it, so a file cut in the middle
+/// The last written position of its game (the last position, unless self-play left its last
+/// moves unwritten, `--full-share`): a game's records end with it, so a file cut in the middle
 /// of a game is recognised.
 pub const FLAG_LAST: u8 = 4;
 /// The visits field holds the search's improved policy (Gumbel self-play), as parts of

@@ -4,7 +4,7 @@ The layout (little-endian; `data.rs` beside this file writes it, `README.md` giv
 a 16-byte header (b"SBNGDATA", u32 version 1, u32 record size 336), then 336-byte records:
 
     0 u32 game index | 4 u8 ply | 5 u8 side to move (0 Black, 1 White) | 6 u8 flags
-    (bit 0 centre ban, bit 1 move sampled, bit 2 last position of its game, bit 3
+    (bit 0 centre ban, bit 1 move sampled, bit 2 last written position of its game, bit 3
     visits hold an improved policy in 60,000ths) | 7 i8 result for
     the side to move (+1 won, -1 lost) | 8 f32 root value (win rate for the side to move, 0..1)
     | 12 u128 Black's stones | 28 u128 White's stones | 44 eight u128 feature planes (mover's

@@ -64,6 +64,15 @@ pub struct SelfplayArgs {
     /// `--sample-plies` is not used. 0: off.
     #[arg(long, default_value_t = 0, value_name = "MOVES")]
     pub gumbel: usize,
+    /// The share of moves searched with `--playouts` and written; the others are searched with
+    /// `--fast-playouts` and only played, not written (playout cap randomisation, as KataGo
+    /// does): more games, so more results for the value, for the same time, and deeper
+    /// searches behind every policy target. 1: every move is a full one.
+    #[arg(long, default_value_t = 1.0, value_name = "SHARE")]
+    pub full_share: f64,
+    /// Playouts of the moves that are not written (with `--full-share` below 1).
+    #[arg(long, default_value_t = 0)]
+    pub fast_playouts: u64,
     /// With a network: the search it serves and its settings, the flags of play.
     #[command(flatten)]
     pub net: NetOptions,
@@ -79,6 +88,11 @@ fn settings_text(a: &SelfplayArgs, net_hash: Option<u64>) -> String {
         "sample_plies": a.sample_plies,
         "centre_ban": a.centre_ban,
     });
+    // Written only when used, so that folders made before the setting existed resume.
+    if a.full_share < 1.0 {
+        settings["full_share"] = serde_json::json!(a.full_share);
+        settings["fast_playouts"] = serde_json::json!(a.fast_playouts);
+    }
     // Runs without a network keep the settings text they always had, so that their folders
     // resume as before.
     if let Some(hash) = net_hash {
@@ -133,6 +147,18 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
     }
     if args.gumbel > 0 && args.net.nogo_search != SearchArg::Puct {
         return Err("--gumbel chooses PUCT's root moves: give --nogo-search puct".into());
+    }
+    if !(args.full_share > 0.0 && args.full_share <= 1.0) {
+        return Err(format!(
+            "--full-share {} must be above 0 and at most 1",
+            args.full_share
+        ));
+    }
+    if args.full_share < 1.0 && !(1..args.playouts).contains(&args.fast_playouts) {
+        return Err(format!(
+            "--full-share below 1 needs --fast-playouts from 1 to {} (fewer than --playouts)",
+            args.playouts.saturating_sub(1)
+        ));
     }
     if args.gumbel > 0 && args.playouts > u32::MAX as u64 {
         return Err(format!(
@@ -303,9 +329,17 @@ pub fn play_game(args: &SelfplayArgs, network: Option<&Arc<Network>>, game: u32)
     while pos.outcome().is_none() {
         let mut flags = if rules.centre_ban { FLAG_CENTRE_BAN } else { 0 };
         let mut visits = [0u16; POINTS];
+        // The draw is made only when some moves are fast, so that runs without them keep the
+        // games they always had (their folders resume).
+        let full = args.full_share >= 1.0 || rng.gen::<f64>() < args.full_share;
+        let playouts = if full {
+            args.playouts
+        } else {
+            args.fast_playouts
+        };
         let (mv, win_rate) = if args.gumbel > 0 {
             let choice = engine
-                .think_gumbel(&pos, args.playouts as u32, gumbel, &mut rng)
+                .think_gumbel(&pos, playouts as u32, gumbel, &mut rng)
                 .expect("selfplay checked that PUCT has a network");
             for &(m, share) in &choice.policy {
                 visits[m as usize] = (share * POLICY_SCALE).round() as u16;
@@ -314,7 +348,7 @@ pub fn play_game(args: &SelfplayArgs, network: Option<&Arc<Network>>, game: u32)
             let mv = choice.chosen.expect("a side with no move has lost");
             (mv, (choice.value + 1.0) / 2.0)
         } else {
-            let decision = engine.think(&pos, Limits::iterations(args.playouts));
+            let decision = engine.think(&pos, Limits::iterations(playouts));
             let searched = engine.root_child_visits();
             for &(m, v) in &searched {
                 visits[m as usize] = v.min(u16::MAX as u32) as u16;
@@ -335,19 +369,21 @@ pub fn play_game(args: &SelfplayArgs, network: Option<&Arc<Network>>, game: u32)
             }
             (mv, decision.win_rate.unwrap_or(0.5))
         };
-        records.push(Record {
-            game,
-            ply: pos.ply() as u8,
-            side: (pos.side_to_move() == Color::White) as u8,
-            flags,
-            result: 0,
-            root_value: win_rate,
-            black: pos.stones(Color::Black),
-            white: pos.stones(Color::White),
-            planes: planes(&pos),
-            visits,
-            played: mv as u16,
-        });
+        if full {
+            records.push(Record {
+                game,
+                ply: pos.ply() as u8,
+                side: (pos.side_to_move() == Color::White) as u8,
+                flags,
+                result: 0,
+                root_value: win_rate,
+                black: pos.stones(Color::Black),
+                white: pos.stones(Color::White),
+                planes: planes(&pos),
+                visits,
+                played: mv as u16,
+            });
+        }
         engine.observe(&pos, mv);
         pos.play(mv);
     }
@@ -362,10 +398,10 @@ pub fn play_game(args: &SelfplayArgs, network: Option<&Arc<Network>>, game: u32)
         };
         r.result = if side == winner { 1 } else { -1 };
     }
+    // A game whose moves were all fast writes nothing (and a resumed run plays it again, to
+    // the same end): rare, as a game has dozens of moves.
     if let Some(last) = records.last_mut() {
         last.flags |= FLAG_LAST;
-    } else {
-        unreachable!("a NoGo game has at least one move");
     }
     records
 }
@@ -399,6 +435,8 @@ mod tests {
             centre_ban: false,
             nogo_net: None,
             gumbel: 0,
+            full_share: 1.0,
+            fast_playouts: 0,
             net: NetOptions::default(),
         }
     }
@@ -489,6 +527,63 @@ mod tests {
         assert!(selfplay(&other).unwrap_err().contains("other settings"));
         let _ = fs::remove_dir_all(&whole);
         let _ = fs::remove_dir_all(&cut);
+    }
+
+    #[test]
+    fn only_the_full_searches_are_written() {
+        let dir = scratch("cap");
+        let mut a = args(dir.clone(), 3);
+        a.full_share = 0.4;
+        // Fast moves need a playout count of their own, below the full one.
+        assert!(selfplay(&a).unwrap_err().contains("--fast-playouts"));
+        a.fast_playouts = 200;
+        assert!(selfplay(&a).unwrap_err().contains("--fast-playouts"));
+        a.fast_playouts = 20;
+        selfplay(&a).unwrap();
+        let records = all_records(&dir);
+        assert_eq!(
+            records.iter().filter(|r| r.flags & FLAG_LAST != 0).count(),
+            3,
+            "each game ends with a written position"
+        );
+        let mut written = 0;
+        let mut plies = 0;
+        for game in 0..3 {
+            let mine: Vec<&Record> = records.iter().filter(|r| r.game == game).collect();
+            written += mine.len();
+            plies += mine.last().unwrap().ply as usize + 1;
+            // Every written position carries the game's one result, from its side's view (the last
+            // written one may be the loser's: the moves after it were fast).
+            let last = mine.last().unwrap();
+            assert!(mine.iter().all(|r| r.result
+                == if r.side == last.side {
+                    last.result
+                } else {
+                    -last.result
+                }));
+        }
+        // Some moves were left out, most not (a share of 0.4 of some 60 plies a game).
+        assert!(
+            written < plies && written * 6 > plies,
+            "{written} of {plies}"
+        );
+        // What is written is a full search's: its 200 playouts, not a fast one's 20.
+        assert!(records
+            .iter()
+            .all(|r| r.visits.iter().map(|&v| v as u32).sum::<u32>() >= 150));
+        let settings = fs::read_to_string(dir.join("selfplay.json")).unwrap();
+        assert!(settings.contains("\"fast_playouts\":20"), "{settings}");
+        // The same run again (resumed from nothing new) adds no game; a share of 1 is the
+        // run without fast moves, whose games are unchanged.
+        selfplay(&a).unwrap();
+        assert_eq!(all_records(&dir), records);
+        let mut full = args(PathBuf::new(), 1);
+        full.fast_playouts = 20;
+        assert_eq!(
+            play_game(&full, None, 1),
+            play_game(&args(PathBuf::new(), 1), None, 1)
+        );
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
