@@ -562,7 +562,8 @@ mod tests {
                     -last.result
                 }));
         }
-        // Some moves were left out, most not (a share of 0.4 of some 60 plies a game).
+        // Some moves were left out and more than a sixth written (a share of 0.4 of some 60 plies
+        // a game writes about two in five).
         assert!(
             written < plies && written * 6 > plies,
             "{written} of {plies}"
