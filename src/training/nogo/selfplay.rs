@@ -78,6 +78,13 @@ pub struct SelfplayArgs {
     pub net: NetOptions,
 }
 
+impl SelfplayArgs {
+    /// Whether some moves are fast ones (playout cap randomisation is on).
+    fn caps_playouts(&self) -> bool {
+        self.full_share < 1.0
+    }
+}
+
 /// What a run's folder was made with: a resumed run must agree, or its games would mix.
 fn settings_text(a: &SelfplayArgs, net_hash: Option<u64>) -> String {
     let mut settings = serde_json::json!({
@@ -89,7 +96,7 @@ fn settings_text(a: &SelfplayArgs, net_hash: Option<u64>) -> String {
         "centre_ban": a.centre_ban,
     });
     // Written only when used, so that folders made before the setting existed resume.
-    if a.full_share < 1.0 {
+    if a.caps_playouts() {
         settings["full_share"] = serde_json::json!(a.full_share);
         settings["fast_playouts"] = serde_json::json!(a.fast_playouts);
     }
@@ -154,7 +161,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
             args.full_share
         ));
     }
-    if args.full_share < 1.0 && !(1..args.playouts).contains(&args.fast_playouts) {
+    if args.caps_playouts() && !(1..args.playouts).contains(&args.fast_playouts) {
         return Err(format!(
             "--full-share below 1 needs --fast-playouts from 1 to {} (fewer than --playouts)",
             args.playouts.saturating_sub(1)
@@ -331,7 +338,7 @@ pub fn play_game(args: &SelfplayArgs, network: Option<&Arc<Network>>, game: u32)
         let mut visits = [0u16; POINTS];
         // The draw is made only when some moves are fast, so that runs without them keep the
         // games they always had (their folders resume).
-        let full = args.full_share >= 1.0 || rng.gen::<f64>() < args.full_share;
+        let full = !args.caps_playouts() || rng.gen::<f64>() < args.full_share;
         let playouts = if full {
             args.playouts
         } else {
