@@ -1,7 +1,9 @@
 //! The `arena` and `bracket` commands: options, progress on the terminal, files written.
 
 use super::bracket::{parse_entrants, run_bracket, Bracket, BracketConfig, Series};
-use super::duel::{parse_openings, run_match, MatchConfig, MatchGame, MatchResult, SprtStop};
+use super::duel::{
+    continue_match, parse_openings, EarlierRuns, MatchConfig, MatchGame, MatchResult, SprtStop,
+};
 use super::engines::EngineSpec;
 use super::player::TimeControl;
 use super::player::{ArenaGame, GameOptions};
@@ -10,6 +12,7 @@ use super::stats::{
     elo_estimate, elo_estimate_pairs, likelihood_of_superiority, parse_sprt, MatchScore, Sprt,
     SprtVerdict,
 };
+use super::tally::{read_games, tally};
 use crate::game::connect6::Connect6;
 use crate::game::gomoku::Gomoku;
 use crate::game::nogo::Nogo;
@@ -65,6 +68,11 @@ pub struct ArenaArgs {
     /// Stop early by a sequential test: `elo0=0 elo1=10 [alpha=0.05 beta=0.05]`.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
+    /// Carry on a match from its earlier runs' game files (`--out` of the same two engines, by
+    /// name): their games count in the score and the sequential test, and --games more are
+    /// played (none if the test is already decided). Give --out a new file.
+    #[arg(long = "continue", num_args = 1.., value_name = "GAMES.jsonl")]
+    pub continue_from: Option<Vec<PathBuf>>,
     /// NoGo class rule: Black's first move may not be the centre.
     #[arg(long)]
     pub centre_ban: bool,
@@ -192,6 +200,15 @@ fn arena_of<G: ArenaGame>(args: &ArenaArgs) -> Result<(), String> {
         options,
         sprt,
     };
+    let earlier = match &args.continue_from {
+        Some(files) => earlier_runs(
+            files,
+            args.out.as_deref(),
+            &engines[0].name,
+            &engines[1].name,
+        )?,
+        None => EarlierRuns::default(),
+    };
     let out = match &args.out {
         Some(p) => Some(
             std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
@@ -239,13 +256,53 @@ fn arena_of<G: ArenaGame>(args: &ArenaArgs) -> Result<(), String> {
             }
         }
     };
-    let result = run_match::<G>(a, b, &openings, &config, &on_game)?;
+    let result = continue_match::<G>(a, b, &openings, &config, earlier, &on_game)?;
     bar.finish_and_clear();
     if let Some(e) = write_failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(format!("cannot write games: {e}"));
     }
     print_summary(a, b, &result, &config);
     Ok(())
+}
+
+/// Reads the game files of a match's earlier runs: A's score on them and where the next run's
+/// games are numbered from. Every game must be between `a` and `b`; `out` must not be among the
+/// files, since the new run would overwrite what it reads.
+fn earlier_runs(
+    files: &[PathBuf],
+    out: Option<&std::path::Path>,
+    a: &str,
+    b: &str,
+) -> Result<EarlierRuns, String> {
+    let mut runs = Vec::new();
+    for file in files {
+        let name = file.display().to_string();
+        if out.is_some_and(|o| o == file.as_path()) {
+            return Err(format!(
+                "--out {name} is also given to --continue: write the new games to a new file"
+            ));
+        }
+        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {name}: {e}"))?;
+        runs.push((name.clone(), read_games(&text, &name)?));
+    }
+    let t = tally(&runs, a)?;
+    if let Some((other, _)) = t.opponents.iter().find(|(o, _)| o != b) {
+        return Err(format!(
+            "the earlier games are {a} against {other}, not against {b}: --continue carries on \
+             the same match"
+        ));
+    }
+    eprintln!(
+        "continuing from {} earlier games: W-D-L {}-{}-{} for {a}",
+        t.score.games.games(),
+        t.score.games.wins,
+        t.score.games.draws,
+        t.score.games.losses
+    );
+    Ok(EarlierRuns {
+        score: t.score,
+        next_index: t.next_index,
+    })
 }
 
 /// Splits the pieces of all `--engine` options into one list per engine: clap hands them over

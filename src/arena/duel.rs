@@ -78,12 +78,46 @@ pub struct MatchResult {
     pub sprt_stop: Option<SprtStop>,
 }
 
+/// Earlier runs of the same match that a new run continues: their score (A's view) and the even
+/// game number from which the new run's games are counted, so that no pair spans two runs.
+#[derive(Clone, Debug, Default)]
+pub struct EarlierRuns {
+    pub score: MatchScore,
+    pub next_index: u32,
+}
+
+/// The sequential test's decision on `score`, if it has taken one.
+fn decision(test: &Sprt, score: &MatchScore) -> Option<SprtStop> {
+    let llr = test.llr(score);
+    let verdict = test.verdict_of(llr);
+    (verdict != SprtVerdict::Continue).then(|| SprtStop {
+        verdict,
+        llr,
+        observations: test.observations(score),
+    })
+}
+
 /// Plays the match; `on_game` hears each game as it ends, with the running score (A's view).
 pub fn run_match<G: ArenaGame>(
     a: &EngineSpec,
     b: &EngineSpec,
     openings: &[Vec<G::Move>],
     config: &MatchConfig,
+    on_game: &(dyn Fn(&MatchGame, &MatchScore) + Sync),
+) -> Result<MatchResult, String> {
+    continue_match::<G>(a, b, openings, config, EarlierRuns::default(), on_game)
+}
+
+/// Plays `config.games` more games of a match whose earlier runs are `earlier`: the score, the
+/// sequential test and `on_game` see the earlier games and the new ones together. A long test
+/// outlives a sitting; this lets the next sitting carry it on instead of starting it afresh.
+/// The games returned (and their numbers) are this run's only.
+pub fn continue_match<G: ArenaGame>(
+    a: &EngineSpec,
+    b: &EngineSpec,
+    openings: &[Vec<G::Move>],
+    config: &MatchConfig,
+    earlier: EarlierRuns,
     on_game: &(dyn Fn(&MatchGame, &MatchScore) + Sync),
 ) -> Result<MatchResult, String> {
     let start = G::start(&config.options)?;
@@ -99,13 +133,16 @@ pub fn run_match<G: ArenaGame>(
         }
     }
     let next = AtomicU32::new(0);
-    let stop = AtomicBool::new(false);
-    let state = Mutex::new((MatchScore::default(), Vec::new(), None));
+    // The test may already be decided by the earlier runs: then no game is started.
+    let decided = config.sprt.and_then(|test| decision(&test, &earlier.score));
+    let stop = AtomicBool::new(decided.is_some());
+    let offset = earlier.next_index;
+    let state = Mutex::new((earlier.score, Vec::new(), decided));
     std::thread::scope(|s| {
         for _ in 0..config.concurrency.max(1) {
             // Positions are not shared between threads: each worker has its own copy.
             let start = start.clone();
-            let (next, stop, state) = (&next, &stop, &state);
+            let (next, stop, state, offset) = (&next, &stop, &state, offset);
             s.spawn(move || {
                 // Each worker keeps its own seats: a SAU engine stays loaded for its games.
                 let (mut seat_a, mut seat_b) = (Seat::new(a), Seat::new(b));
@@ -139,16 +176,10 @@ pub fn run_match<G: ArenaGame>(
                         Some(_) => GamePoints::Loss,
                         None => GamePoints::Draw,
                     };
-                    guard.0.record(g, points);
+                    guard.0.record(offset + g, points);
                     if let Some(test) = config.sprt.filter(|_| guard.2.is_none()) {
-                        let llr = test.llr(&guard.0);
-                        let verdict = test.verdict_of(llr);
-                        if verdict != SprtVerdict::Continue {
-                            guard.2 = Some(SprtStop {
-                                verdict,
-                                llr,
-                                observations: test.observations(&guard.0),
-                            });
+                        guard.2 = decision(&test, &guard.0);
+                        if guard.2.is_some() {
                             stop.store(true, Ordering::SeqCst);
                         }
                     }

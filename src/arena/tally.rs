@@ -117,6 +117,8 @@ pub struct Tallied {
     pub opponents: Vec<(String, u32)>,
     /// Runs whose games carry no number, paired as consecutive lines.
     pub unnumbered_runs: usize,
+    /// The even game number past every run: where a further run's games are counted from.
+    pub next_index: u32,
 }
 
 /// Pools the runs' games for engine `a`.
@@ -169,6 +171,7 @@ pub fn tally(runs: &[(String, Vec<TalliedGame>)], a: &str) -> Result<Tallied, St
         // The next run starts on an even number past this one's last game.
         offset += (last + 2) & !1;
     }
+    t.next_index = offset;
     Ok(t)
 }
 

@@ -139,3 +139,99 @@ fn tally_refuses_what_it_cannot_read() {
     assert!(stderr.contains("without nobody"), "{stderr}");
     let _ = std::fs::remove_file(&bad);
 }
+
+/// `arena --continue` carries a match on from its earlier runs' files: the score it prints at
+/// the end is the pooled one (the same as `tally` of all the files), and a sequential test
+/// already decided by the earlier games plays nothing more.
+#[test]
+fn arena_continues_a_match_from_its_earlier_runs() {
+    let (first, second) = (temp_file("cont-first"), temp_file("cont-second"));
+    play(&first, "4", "5");
+    let continued = |earlier: &Path, out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "arena",
+            "--game",
+            "nogo",
+            "--games",
+            "4",
+            "--seed",
+            "6",
+            "--engine",
+            "name=weak",
+            "builtin=mcts:30p",
+            "--engine",
+            "name=strong",
+            "builtin=mcts:300p",
+            "--continue",
+            earlier.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        stonebrain(&args)
+    };
+    let (ok, stdout, stderr) = continued(&first, &second, &[]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("continuing from 4 earlier games"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&second).unwrap().lines().count(), 4);
+    let (ok, pooled, stderr) = stonebrain(&[
+        "tally",
+        first.to_str().unwrap(),
+        second.to_str().unwrap(),
+        "--for",
+        "weak",
+    ]);
+    assert!(ok, "{pooled}{stderr}");
+    for prefix in ["weak vs strong: 8 games (4 pairs)", "W-D-L", "pairs"] {
+        let (a, b) = (lines_from(&stdout, prefix), lines_from(&pooled, prefix));
+        assert_eq!(a.len(), 1, "arena:\n{stdout}");
+        assert_eq!(a, b, "arena:\n{stdout}\ntally:\n{pooled}");
+    }
+
+    // Forty earlier games, every one lost by weak: the test of weak being 50 Elo better has
+    // already accepted H0, so no game is started and the verdict is the earlier games'.
+    let lost = temp_file("cont-lost");
+    let lines: Vec<String> = (0..40)
+        .map(|i| {
+            let (black, white, winner) = if i % 2 == 0 {
+                ("weak", "strong", "white")
+            } else {
+                ("strong", "weak", "black")
+            };
+            format!(r#"{{"black":"{black}","white":"{white}","winner":"{winner}","index":{i}}}"#)
+        })
+        .collect();
+    std::fs::write(&lost, lines.join("\n")).unwrap();
+    let (ok, stdout, stderr) = continued(&lost, &second, &["--sprt", "elo0=0", "elo1=50"]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("weak vs strong: 40 games (20 pairs)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("H0 accepted after 20 pairs"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&second).unwrap(), "");
+
+    // Another match's games, or the new games written over the old: refused.
+    let (ok, _, stderr) = stonebrain(&[
+        "arena",
+        "--engine",
+        "name=weak",
+        "builtin=mcts:30p",
+        "--engine",
+        "name=other",
+        "builtin=random",
+        "--continue",
+        first.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("not against other"), "{stderr}");
+    let (ok, _, stderr) = continued(&first, &first, &[]);
+    assert!(!ok);
+    assert!(stderr.contains("also given to --continue"), "{stderr}");
+    for f in [&first, &second, &lost] {
+        let _ = std::fs::remove_file(f);
+    }
+}
