@@ -15,4 +15,5 @@ pub mod record;
 pub mod referee;
 pub mod report;
 pub mod stats;
+pub mod summary;
 pub mod tally;

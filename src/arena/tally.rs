@@ -6,8 +6,8 @@
 //! writes), the Elo estimate, where a sequential test stands on all of them, and the engine's
 //! move times, with the same statistics the arena prints at the end of a match.
 
-use super::cli::{print_score, print_sprt, sprt_option};
 use super::stats::{GamePoints, MatchScore};
+use super::summary::{print_score, print_sprt, sprt_option};
 use clap::Args;
 use serde_json::Value;
 use std::path::PathBuf;
