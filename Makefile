@@ -227,8 +227,8 @@ train-nogo: train-env
 # move by Gumbel sequential halving over 16 of the prior's moves in GEN_VISITS visits (PUCT,
 # leaves judged half by the value head, half by 8 playouts); PREV's weights learn those games
 # and the folders in GEN_KEEP (earlier generations' data, kept as a window) for GEN_STEPS steps
-# into GEN/net.sbnn; the new network then meets PREV at 10,000 playouts a move, both asked at
-# 256 visits, two games at a time, until the SPRT (0, 50) decides or GEN_SCREEN games are
+# into GEN/net.sbnn; the new network then meets PREV at 10,000 playouts a move in the playout
+# search (the screen of generations 2 to 4), both asked at 256 visits, two games at a time, until the SPRT (0, 50) decides or GEN_SCREEN games are
 # played (GEN/screen.jsonl). Self-play and training carry on where a stopped run left them; the
 # screen starts again. At 64 visits the self-play makes some 17,000 games an hour on two cores,
 # at 128 some 8,100; the training of 4,000 steps takes 8 minutes, the screen up to 15.
@@ -239,7 +239,7 @@ train-nogo: train-env
 # Example (generation 3 of docs/nogo-network.md, 61 minutes): make nogo-generation
 #   PREV=src/engine/nogo/network/nogo-gen2-gumbel.sbnn GEN=target/nogo-gen3 GEN_SEED=92
 #   GEN_GAMES=5000 GEN_VISITS=128 GEN_STEPS=6000 GEN_KEEP=<generation 2's 64-visit games>
-PREV ?= src/engine/nogo/network/nogo-gen2-gumbel.sbnn
+PREV ?= src/engine/nogo/network/nogo-gen3-gumbel.sbnn
 GEN ?= target/nogo-generation
 GEN_SEED ?= 1
 GEN_GAMES ?= 4000
@@ -260,8 +260,8 @@ nogo-generation: build train-env
 		TRAIN_ARGS="--value-mix 0.25 --init $(PREV) --warmup 100 --log-every 500"
 	$(SB) arena --game nogo --games $(GEN_SCREEN) --concurrency 2 --seed $(GEN_SEED) \
 		--sprt elo0=0 elo1=50 --out $(GEN)/screen.jsonl \
-		--engine name=new cmd="$(SB) --game nogo --keep-running --playouts 10000 --nogo-net $(GEN)/net.sbnn --net-after 256" proto=botzone-keep-running \
-		--engine name=prev cmd="$(SB) --game nogo --keep-running --playouts 10000 --nogo-net $(PREV) --net-after 256" proto=botzone-keep-running
+		--engine name=new cmd="$(SB) --game nogo --keep-running --playouts 10000 --nogo-net $(GEN)/net.sbnn --nogo-search mcts --net-precision float --net-after 256" proto=botzone-keep-running \
+		--engine name=prev cmd="$(SB) --game nogo --keep-running --playouts 10000 --nogo-net $(PREV) --nogo-search mcts --net-precision float --net-after 256" proto=botzone-keep-running
 
 # Writes test_vectors/nogo/network again (a tiny network and its outputs on fixed positions,
 # which the Rust forward pass is tested against), when the network's format changes on purpose.

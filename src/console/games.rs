@@ -9,7 +9,8 @@ use crate::engine::gomoku::level::Level;
 use crate::engine::gomoku::wintable::GomokuWintable;
 use crate::engine::gomoku::{GomokuConfig, GomokuEngine};
 use crate::engine::nogo::network::builtin;
-use crate::engine::nogo::{Advice, NogoConfig, NogoEngine};
+use crate::engine::nogo::options::NetOptions;
+use crate::engine::nogo::{NogoConfig, NogoEngine};
 use crate::engine::Engine;
 use crate::game::connect6::{self, Connect6, Connect6Rules};
 use crate::game::gomoku::{self, Gomoku, GomokuRules};
@@ -303,10 +304,12 @@ impl ConsoleGame for Nogo {
             seed,
             ..NogoConfig::default()
         };
-        // The engine the platforms get by default: the search advised by the built-in network
-        // (which a test holds readable; were it not, the search alone, said aloud).
-        let engine = match builtin::network() {
-            Ok(net) => NogoEngine::advised(config, net, Advice::default()),
+        // The engine the platforms get by default: the built-in network with the search and
+        // precision the options default to (a test holds the network readable; were it not, the
+        // playout search alone, said aloud).
+        let shipped = NetOptions::default();
+        let engine = match builtin::network_at(shipped.net_precision.precision()) {
+            Ok(net) => NogoEngine::advised(config, net, shipped.advice()),
             Err(e) => {
                 eprintln!("stonebrain: {e}; playing without the network");
                 NogoEngine::new(config)

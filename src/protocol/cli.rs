@@ -337,7 +337,7 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
         }
     };
     // PUCT is the network's own search: without one, the request cannot be met as asked.
-    if network.is_none() && args.net.nogo_search == SearchArg::Puct {
+    if network.is_none() && args.net.nogo_search == Some(SearchArg::Puct) {
         eprintln!(
             "stonebrain: --nogo-search puct needs a network: give --nogo-net builtin or a file"
         );

@@ -106,7 +106,8 @@ impl Default for Advice {
             weight: 0.25,
             spread: 0.3,
             again: 0,
-            search: NetSearch::Advised,
+            // The shipped engine (measured in docs/experiments/nogo.md, 2026-12): PUCT.
+            search: NetSearch::Puct(PuctSettings::default()),
         }
     }
 }
@@ -134,7 +135,7 @@ impl Default for PuctSettings {
     fn default() -> PuctSettings {
         PuctSettings {
             params: PuctParams::default(),
-            rollouts: 0,
+            rollouts: 8,
             mix: 0.5,
         }
     }

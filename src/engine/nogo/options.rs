@@ -9,14 +9,15 @@ use clap::{Args, ValueEnum};
 
 #[derive(Args, Clone, Debug, PartialEq)]
 pub struct NetOptions {
-    /// NoGo with a network: the search it serves: `mcts` (the playout search, the policy
-    /// advising nodes with --net-after visits) or `puct` (the policy as the prior and the value
-    /// head judging each leaf, a few thousand leaves a second).
-    #[arg(long, value_enum, default_value_t = SearchArg::Mcts)]
-    pub nogo_search: SearchArg,
-    /// NoGo with a network: its residual tower in `float`s, as trained, or in 8-bit integers
-    /// (`int8`: faster, its outputs a little off: see docs/nogo-network.md).
-    #[arg(long, value_enum, default_value_t = PrecisionArg::Float)]
+    /// NoGo with a network: the search it serves: `puct` (the default: the policy as the prior,
+    /// the value head mixed with a few playouts judging each leaf) or `mcts` (the playout search,
+    /// the policy advising nodes with --net-after visits; the default until 2026-12). Without a
+    /// network (`--nogo-net none`) the search is the playout search alone.
+    #[arg(long, value_enum)]
+    pub nogo_search: Option<SearchArg>,
+    /// NoGo with a network: its residual tower in 8-bit integers (`int8`, the default: faster,
+    /// its outputs a little off: see docs/nogo-network.md) or in `float`s, as trained.
+    #[arg(long, value_enum, default_value_t = PrecisionArg::Int8)]
     pub net_precision: PrecisionArg,
     /// NoGo with a network: visits at which a node asks the network.
     #[arg(long, default_value_t = Advice::default().after)]
@@ -77,8 +78,8 @@ impl Default for NetOptions {
     fn default() -> NetOptions {
         let (advice, puct) = (Advice::default(), PuctSettings::default());
         NetOptions {
-            nogo_search: SearchArg::Mcts,
-            net_precision: PrecisionArg::Float,
+            nogo_search: None,
+            net_precision: PrecisionArg::Int8,
             net_after: advice.after,
             net_weight: advice.weight,
             net_spread: advice.spread,
@@ -92,8 +93,13 @@ impl Default for NetOptions {
 }
 
 impl NetOptions {
+    /// The search a network serves: the one asked for, PUCT if none was.
+    pub fn search(&self) -> SearchArg {
+        self.nogo_search.unwrap_or(SearchArg::Puct)
+    }
+
     pub fn advice(&self) -> Advice {
-        let search = match self.nogo_search {
+        let search = match self.search() {
             SearchArg::Mcts => NetSearch::Advised,
             SearchArg::Puct => NetSearch::Puct(PuctSettings {
                 params: PuctParams {
@@ -122,8 +128,10 @@ mod tests {
     #[test]
     fn the_defaults_are_the_engines_and_puct_takes_its_flags() {
         assert_eq!(NetOptions::default().advice(), Advice::default());
+        assert_eq!(NetOptions::default().search(), SearchArg::Puct);
+        assert_eq!(NetOptions::default().net_precision, PrecisionArg::Int8);
         let puct = NetOptions {
-            nogo_search: SearchArg::Puct,
+            nogo_search: Some(SearchArg::Puct),
             puct_c: 2.0,
             puct_rollouts: 4,
             puct_mix: 0.25,

@@ -116,7 +116,7 @@ fn settings_text(a: &SelfplayArgs, net_hash: Option<u64>) -> String {
         if a.net.net_precision == PrecisionArg::Int8 {
             settings["network"]["precision"] = serde_json::json!("int8");
         }
-        if a.net.nogo_search == SearchArg::Puct {
+        if a.net.search() == SearchArg::Puct {
             settings["network"]["puct"] = serde_json::json!({
                 "c": a.net.puct_c,
                 "fpu": a.net.puct_fpu,
@@ -149,11 +149,17 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
         return Err("--threads, --games and --playouts must be at least 1".into());
     }
     let network = load_network(args)?;
-    if network.is_none() && args.net.nogo_search == SearchArg::Puct {
+    if network.is_none() && args.net.nogo_search == Some(SearchArg::Puct) {
         return Err("--nogo-search puct needs a network: give --nogo-net FILE".into());
     }
-    if args.gumbel > 0 && args.net.nogo_search != SearchArg::Puct {
+    if args.gumbel > 0 && args.net.search() != SearchArg::Puct {
         return Err("--gumbel chooses PUCT's root moves: give --nogo-search puct".into());
+    }
+    if args.gumbel > 0 && network.is_none() {
+        return Err(
+            "--gumbel chooses PUCT's root moves, which needs a network: give --nogo-net FILE"
+                .into(),
+        );
     }
     if !(args.full_share > 0.0 && args.full_share <= 1.0) {
         return Err(format!(
@@ -599,7 +605,7 @@ mod tests {
         let dir = scratch("puct");
         let mut a = args(dir.clone(), 1);
         a.playouts = 40;
-        a.net.nogo_search = SearchArg::Puct;
+        a.net.nogo_search = Some(SearchArg::Puct);
         // Without a network PUCT has nothing to search with.
         assert!(selfplay(&a).unwrap_err().contains("needs a network"));
         a.nogo_net = Some(PathBuf::from(concat!(
@@ -625,13 +631,16 @@ mod tests {
         let mut a = args(dir.clone(), 2);
         a.playouts = 24;
         a.gumbel = 8;
-        // Gumbel chooses PUCT's root moves: without PUCT it is refused.
-        assert!(selfplay(&a).unwrap_err().contains("--nogo-search puct"));
-        a.net.nogo_search = SearchArg::Puct;
+        // Gumbel chooses PUCT's root moves: without a network, or with the playout search, it
+        // is refused.
+        assert!(selfplay(&a).unwrap_err().contains("needs a network"));
         a.nogo_net = Some(PathBuf::from(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/test_vectors/nogo/network/tiny.sbnn"
         )));
+        a.net.nogo_search = Some(SearchArg::Mcts);
+        assert!(selfplay(&a).unwrap_err().contains("--nogo-search puct"));
+        a.net.nogo_search = Some(SearchArg::Puct);
         selfplay(&a).unwrap();
         let records = all_records(&dir);
         assert_eq!(
@@ -676,6 +685,9 @@ mod tests {
         let dir = scratch("net");
         let mut a = args(dir.clone(), 2);
         a.nogo_net = Some(tiny.clone());
+        // The playout search advised by the network, as trained (PUCT has its own test).
+        a.net.nogo_search = Some(SearchArg::Mcts);
+        a.net.net_precision = PrecisionArg::Float;
         a.net.net_after = 8;
         selfplay(&a).unwrap();
         let records = all_records(&dir);

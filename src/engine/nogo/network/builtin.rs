@@ -5,9 +5,9 @@ use super::{Network, Precision};
 use std::sync::{Arc, OnceLock};
 
 /// The name the built-in network goes by on the command line and in messages.
-pub const NAME: &str = "nogo-gen2-gumbel";
+pub const NAME: &str = "nogo-gen3-gumbel";
 
-const BYTES: &[u8] = include_bytes!("nogo-gen2-gumbel.sbnn");
+const BYTES: &[u8] = include_bytes!("nogo-gen3-gumbel.sbnn");
 
 /// The built-in network, shared by every engine of the process.
 pub fn network() -> Result<Arc<Network>, String> {

@@ -244,7 +244,7 @@ fn the_forward_pass_agrees_with_the_trainer() {
 fn the_built_in_network_is_the_repository_file_and_loads() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/src/engine/nogo/network/nogo-gen2-gumbel.sbnn"
+        "/src/engine/nogo/network/nogo-gen3-gumbel.sbnn"
     );
     let from_file = Network::from_file(std::path::Path::new(path)).unwrap();
     let net = super::builtin::network().unwrap();
@@ -259,9 +259,9 @@ fn the_built_in_network_is_the_repository_file_and_loads() {
 }
 
 /// The other networks kept in the repository, so that generations can still be played against
-/// each other: generation 1 (the default before the Gumbel generations) and generation 3 (a
-/// candidate until it measures better at the clock's size). Each reads back whole, has the
-/// built-in one's shape and its own weights.
+/// each other: generation 1 (the default before the Gumbel generations) and generation 2 (built
+/// in, advising the playout search, until PUCT with generation 3 beat it). Each reads back
+/// whole, has the built-in one's shape and its own weights.
 #[test]
 fn the_kept_generations_load_and_are_not_the_built_in_one() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/nogo/network/");
@@ -269,7 +269,7 @@ fn the_kept_generations_load_and_are_not_the_built_in_one() {
     let pos = crate::game::nogo::Nogo::new(Default::default());
     let planes = crate::engine::nogo::features::planes(&pos);
     let theirs = built_in.evaluate(&planes);
-    for name in ["nogo-gen1.sbnn", "nogo-gen3-gumbel.sbnn"] {
+    for name in ["nogo-gen1.sbnn", "nogo-gen2-gumbel.sbnn"] {
         let kept = Network::from_file(&std::path::Path::new(dir).join(name)).unwrap();
         assert_eq!((kept.blocks(), kept.channels()), (6, 32), "{name}");
         let ours = kept.evaluate(&planes);
