@@ -95,7 +95,7 @@ fn a_frozen_bot(pid_file: &std::path::Path) -> (Vec<i32>, i32) {
 fn a_killed_arena_leaves_no_frozen_bot_behind() {
     let (pid_file, _sweep) = pid_file("orphans");
     // Thinking long enough a move that one bot is caught frozen.
-    let bot = bot(&pid_file, 400_000, "$$");
+    let bot = bot(&pid_file, 20_000, "$$");
     let mut arena = Command::new(common::bin())
         .args(["arena", "--game", "nogo", "--games", "2"])
         .args(["--engine", "name=a", &format!("cmd={bot}")])
@@ -141,7 +141,7 @@ fn a_killed_arena_leaves_no_frozen_bot_behind() {
 fn a_hang_up_under_nohup_ends_neither_the_arena_nor_its_bots() {
     let (pid_file, _sweep) = pid_file("hangup");
     // (`\$\$`: the arena's own shell must pass `$$` on to the bot's.)
-    let bot = bot(&pid_file, 20_000, "\\$\\$");
+    let bot = bot(&pid_file, 1_000, "\\$\\$");
     let arena_command = format!(
         "trap '' HUP; exec {} arena --game nogo --games 2 --engine name=a \"cmd={bot}\" \
          proto=botzone-keep-running --engine name=b \"cmd={bot}\" proto=botzone-keep-running",

@@ -28,7 +28,7 @@ fn hundred_games(mode: Mode) {
                     "--game",
                     "nogo",
                     "--playouts",
-                    "1000",
+                    "50",
                     "--time-ms",
                     "60000",
                     "--seed",

@@ -101,11 +101,11 @@ fn play<G: ArenaGame>(zip: &str, protocol: &str, budget: &str, size: Option<usiz
 
 #[test]
 fn nogo_full_history_and_simple_interaction() {
-    play::<Nogo>("botzone-nogo.zip", "botzone", "--playouts 4000", None, 2);
+    play::<Nogo>("botzone-nogo.zip", "botzone", "--playouts 400", None, 2);
     play::<Nogo>(
         "botzone-nogo.zip",
         "botzone-simple",
-        "--playouts 4000",
+        "--playouts 400",
         None,
         2,
     );
@@ -114,11 +114,11 @@ fn nogo_full_history_and_simple_interaction() {
 #[test]
 fn nogo_keep_running_frozen_between_turns() {
     let zip = "botzone-nogo-keep-running.zip";
-    play::<Nogo>(zip, "botzone-keep-running", "--playouts 4000", None, 2);
+    play::<Nogo>(zip, "botzone-keep-running", "--playouts 400", None, 2);
     play::<Nogo>(
         zip,
         "botzone-simple-keep-running",
-        "--playouts 4000",
+        "--playouts 400",
         None,
         2,
     );
