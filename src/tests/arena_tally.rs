@@ -21,16 +21,14 @@ fn temp_file(name: &str) -> PathBuf {
     path
 }
 
-/// A NoGo match of `games` games, two at a time, written to `out`; the arena's stdout.
-fn play(out: &Path, games: &str, seed: &str) -> String {
-    let (ok, stdout, stderr) = stonebrain(&[
+/// The arguments of a NoGo match of `games` games between `weak` and `strong`, written to `out`.
+fn match_args<'a>(games: &'a str, seed: &'a str, out: &'a Path) -> Vec<&'a str> {
+    vec![
         "arena",
         "--game",
         "nogo",
         "--games",
         games,
-        "--concurrency",
-        "2",
         "--seed",
         seed,
         "--engine",
@@ -41,7 +39,14 @@ fn play(out: &Path, games: &str, seed: &str) -> String {
         "builtin=mcts:300p",
         "--out",
         out.to_str().unwrap(),
-    ]);
+    ]
+}
+
+/// A NoGo match of `games` games, two at a time, written to `out`; the arena's stdout.
+fn play(out: &Path, games: &str, seed: &str) -> String {
+    let mut args = match_args(games, seed, out);
+    args.extend(["--concurrency", "2"]);
+    let (ok, stdout, stderr) = stonebrain(&args);
     assert!(ok, "{stdout}{stderr}");
     stdout
 }
@@ -148,25 +153,8 @@ fn arena_continues_a_match_from_its_earlier_runs() {
     let (first, second) = (temp_file("cont-first"), temp_file("cont-second"));
     play(&first, "4", "5");
     let continued = |earlier: &Path, out: &Path, extra: &[&str]| {
-        let mut args = vec![
-            "arena",
-            "--game",
-            "nogo",
-            "--games",
-            "4",
-            "--seed",
-            "6",
-            "--engine",
-            "name=weak",
-            "builtin=mcts:30p",
-            "--engine",
-            "name=strong",
-            "builtin=mcts:300p",
-            "--continue",
-            earlier.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ];
+        let mut args = match_args("4", "6", out);
+        args.extend(["--continue", earlier.to_str().unwrap()]);
         args.extend_from_slice(extra);
         stonebrain(&args)
     };
