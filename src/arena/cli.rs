@@ -10,7 +10,7 @@ use super::player::{ArenaGame, GameOptions};
 use super::report::bracket_html;
 use super::stats::MatchScore;
 use super::summary::{print_score, print_sprt, sprt_option};
-use super::tally::{read_games, tally};
+use super::tally::{read_runs, tally};
 use crate::game::connect6::Connect6;
 use crate::game::gomoku::Gomoku;
 use crate::game::nogo::Nogo;
@@ -272,18 +272,13 @@ fn earlier_runs(
     a: &str,
     b: &str,
 ) -> Result<EarlierRuns, String> {
-    let mut runs = Vec::new();
-    for file in files {
-        let name = file.display().to_string();
-        if out.is_some_and(|o| o == file.as_path()) {
-            return Err(format!(
-                "--out {name} is also given to --continue: write the new games to a new file"
-            ));
-        }
-        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {name}: {e}"))?;
-        runs.push((name.clone(), read_games(&text, &name)?));
+    if let Some(o) = out.filter(|o| files.iter().any(|f| f.as_path() == *o)) {
+        return Err(format!(
+            "--out {} is also given to --continue: write the new games to a new file",
+            o.display()
+        ));
     }
-    let t = tally(&runs, a)?;
+    let t = tally(&read_runs(files)?, a)?;
     if let Some((other, _)) = t.opponents.iter().find(|(o, _)| o != b) {
         return Err(format!(
             "the earlier games are {a} against {other}, not against {b}: --continue carries on \

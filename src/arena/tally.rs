@@ -175,14 +175,20 @@ pub fn tally(runs: &[(String, Vec<TalliedGame>)], a: &str) -> Result<Tallied, St
     Ok(t)
 }
 
-/// `stonebrain tally`.
-pub fn run(args: &TallyArgs) -> Result<(), String> {
+/// Reads arena game files, each as (its name, its games).
+pub fn read_runs(files: &[PathBuf]) -> Result<Vec<(String, Vec<TalliedGame>)>, String> {
     let mut runs = Vec::new();
-    for file in &args.files {
+    for file in files {
         let name = file.display().to_string();
         let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {name}: {e}"))?;
         runs.push((name.clone(), read_games(&text, &name)?));
     }
+    Ok(runs)
+}
+
+/// `stonebrain tally`.
+pub fn run(args: &TallyArgs) -> Result<(), String> {
+    let runs = read_runs(&args.files)?;
     let a = match &args.engine {
         Some(a) => a.clone(),
         None => runs
