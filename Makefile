@@ -231,7 +231,8 @@ train-nogo: train-env
 # search (the screen of generations 2 to 4), both asked at 256 visits, two games at a time,
 # until the SPRT (0, 50) decides or GEN_SCREEN games are played (GEN/screen.jsonl). Self-play
 # and training carry on where a stopped run left them; the screen starts again. At 64 visits
-# the self-play makes some 17,000 games an hour on two cores, at 128 some 8,100; the training of 4,000 steps takes 8 minutes, the screen up to 15.
+# the self-play makes some 17,000 games an hour on two cores, at 128 some 8,100; the training
+# of 4,000 steps takes 8 minutes, the screen up to 15.
 # CHANNELS and BLOCKS (train-nogo's) set the new network's size: a wider one starts from PREV.
 # GEN_SELFPLAY_ARGS adds self-play flags, such as playout cap randomisation:
 #   GEN_SELFPLAY_ARGS="--full-share 0.25 --fast-playouts 64" (a quarter of the moves searched
