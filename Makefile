@@ -227,12 +227,14 @@ train-nogo: train-env
 # move by Gumbel sequential halving over 16 of the prior's moves in GEN_VISITS visits (PUCT,
 # leaves judged half by the value head, half by 8 playouts); PREV's weights learn those games
 # and the folders in GEN_KEEP (earlier generations' data, kept as a window) for GEN_STEPS steps
-# into GEN/net.sbnn; the new network then meets PREV at 10,000 playouts a move in the playout
-# search (the screen of generations 2 to 4), both asked at 256 visits, two games at a time,
-# until the SPRT (0, 50) decides or GEN_SCREEN games are played (GEN/screen.jsonl). Self-play
-# and training carry on where a stopped run left them; the screen starts again. At 64 visits
-# the self-play makes some 17,000 games an hour on two cores, at 128 some 8,100; the training
-# of 4,000 steps takes 8 minutes, the screen up to 15.
+# into GEN/net.sbnn; the new network then meets PREV in the search it will play in, PUCT (the
+# default's settings) at 2,000 visits a move, two games at a time, until the SPRT (0, 50)
+# decides or GEN_SCREEN games are played (GEN/screen.jsonl). GEN_SCREEN_ENGINE sets both
+# sides' search: the screen of generations 2 to 4, the playout search at 10,000 playouts
+# asking the network at 256 visits, is GEN_SCREEN_ENGINE="--playouts 10000 --nogo-search mcts
+# --net-precision float --net-after 256". Self-play and training carry on where a stopped run
+# left them; the screen starts again. At 64 visits the self-play makes some 17,000 games an
+# hour on two cores, at 128 some 8,100; the training of 4,000 steps takes 8 minutes.
 # CHANNELS and BLOCKS (train-nogo's) set the new network's size: a wider one starts from PREV.
 # GEN_SELFPLAY_ARGS adds self-play flags, such as playout cap randomisation:
 #   GEN_SELFPLAY_ARGS="--full-share 0.25 --fast-playouts 64" (a quarter of the moves searched
@@ -248,6 +250,7 @@ GEN_VISITS ?= 64
 GEN_STEPS ?= 4000
 GEN_KEEP ?=
 GEN_SCREEN ?= 400
+GEN_SCREEN_ENGINE ?= --playouts 2000
 GEN_SELFPLAY_ARGS ?=
 SB := target/release/stonebrain
 .PHONY: nogo-generation
@@ -261,8 +264,8 @@ nogo-generation: build train-env
 		TRAIN_ARGS="--value-mix 0.25 --init $(PREV) --warmup 100 --log-every 500"
 	$(SB) arena --game nogo --games $(GEN_SCREEN) --concurrency 2 --seed $(GEN_SEED) \
 		--sprt elo0=0 elo1=50 --out $(GEN)/screen.jsonl \
-		--engine name=new cmd="$(SB) --game nogo --keep-running --playouts 10000 --nogo-net $(GEN)/net.sbnn --nogo-search mcts --net-precision float --net-after 256" proto=botzone-keep-running \
-		--engine name=prev cmd="$(SB) --game nogo --keep-running --playouts 10000 --nogo-net $(PREV) --nogo-search mcts --net-precision float --net-after 256" proto=botzone-keep-running
+		--engine name=new cmd="$(SB) --game nogo --keep-running $(GEN_SCREEN_ENGINE) --nogo-net $(GEN)/net.sbnn" proto=botzone-keep-running \
+		--engine name=prev cmd="$(SB) --game nogo --keep-running $(GEN_SCREEN_ENGINE) --nogo-net $(PREV)" proto=botzone-keep-running
 
 # Writes test_vectors/nogo/network again (a tiny network and its outputs on fixed positions,
 # which the Rust forward pass is tested against), when the network's format changes on purpose.
