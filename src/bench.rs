@@ -15,6 +15,8 @@ use std::time::Duration;
 /// One measured position.
 #[derive(Clone, Debug)]
 pub struct BenchLine {
+    /// "mcts" (the playout search, no network) or "puct" (the default, with the network).
+    pub search: &'static str,
     pub position: String,
     pub playouts: u64,
     pub seconds: f64,
@@ -25,6 +27,7 @@ impl BenchLine {
     pub fn to_json(&self) -> String {
         serde_json::json!({
             "game": "nogo",
+            "search": self.search,
             "position": self.position,
             "playouts": self.playouts,
             "seconds": self.seconds,
@@ -158,7 +161,8 @@ pub fn nogo_positions() -> Vec<(String, Nogo)> {
     out
 }
 
-/// Runs a fresh single-threaded MCTS for `seconds` on each position.
+/// Runs a fresh single-threaded MCTS (the playout search, no network) for `seconds` on each
+/// position.
 pub fn bench_nogo(seconds: f64) -> Vec<BenchLine> {
     nogo_positions()
         .into_iter()
@@ -170,6 +174,37 @@ pub fn bench_nogo(seconds: f64) -> Vec<BenchLine> {
             let d = engine.think(&pos, Limits::time(Duration::from_secs_f64(seconds)));
             let secs = d.elapsed.as_secs_f64();
             BenchLine {
+                search: "mcts",
+                position: name,
+                playouts: d.work,
+                seconds: secs,
+                playouts_per_sec: d.work as f64 / secs.max(1e-9),
+            }
+        })
+        .collect()
+}
+
+/// Runs the default search, PUCT driven by the built-in network with the default settings
+/// (`NetOptions::default()`), fresh on each position for `seconds`: leaves judged a second,
+/// the figure a turn's strength rests on (network, playouts and tree together).
+pub fn bench_nogo_puct(seconds: f64) -> Vec<BenchLine> {
+    use crate::engine::nogo::network::builtin;
+    use crate::engine::nogo::options::NetOptions;
+    let options = NetOptions::default();
+    let net = builtin::network_at(options.net_precision.precision())
+        .expect("the built-in network reads (a test holds it)");
+    nogo_positions()
+        .into_iter()
+        .map(|(name, pos)| {
+            let config = NogoConfig {
+                reuse_tree: false,
+                ..NogoConfig::default()
+            };
+            let mut engine = NogoEngine::advised(config, net.clone(), options.advice());
+            let d = engine.think(&pos, Limits::time(Duration::from_secs_f64(seconds)));
+            let secs = d.elapsed.as_secs_f64();
+            BenchLine {
+                search: "puct",
                 position: name,
                 playouts: d.work,
                 seconds: secs,
@@ -352,4 +387,25 @@ pub fn bench_gomoku(seconds: f64) -> Vec<SearchBenchLine> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nogo_bench_names_each_search_in_its_lines() {
+        let lines: Vec<BenchLine> = bench_nogo(0.02)
+            .into_iter()
+            .chain(bench_nogo_puct(0.02))
+            .collect();
+        let searches: Vec<&str> = lines.iter().map(|l| l.search).collect();
+        assert_eq!(searches, ["mcts", "mcts", "mcts", "puct", "puct", "puct"]);
+        for line in &lines {
+            assert!(line.playouts > 0, "{line:?}");
+            let json: serde_json::Value = serde_json::from_str(&line.to_json()).unwrap();
+            assert_eq!(json["search"], line.search);
+            assert_eq!(json["position"], line.position.as_str());
+        }
+    }
 }

@@ -124,19 +124,21 @@ fn bench(game: GameKind, json: bool, seconds: f64) -> ExitCode {
 fn bench_nogo(json: bool, seconds: f64) -> ExitCode {
     if !json {
         println!(
-            "{:<10} {:>10} {:>8} {:>14}",
+            "{:<10} {:>10} {:>8} {:>14}  the playout search (no network)",
             "position", "playouts", "seconds", "playouts/s"
         );
     }
     for line in stonebrain::bench::bench_nogo(seconds) {
-        if json {
-            println!("{}", line.to_json());
-        } else {
-            println!(
-                "{:<10} {:>10} {:>8.3} {:>14.0}",
-                line.position, line.playouts, line.seconds, line.playouts_per_sec
-            );
-        }
+        print_bench_line(&line, json);
+    }
+    if !json {
+        println!(
+            "{:<10} {:>10} {:>8} {:>14}  the default search (PUCT, built-in network)",
+            "position", "leaves", "seconds", "leaves/s"
+        );
+    }
+    for line in stonebrain::bench::bench_nogo_puct(seconds) {
+        print_bench_line(&line, json);
     }
     if !json {
         println!(
@@ -155,6 +157,17 @@ fn bench_nogo(json: bool, seconds: f64) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+fn print_bench_line(line: &stonebrain::bench::BenchLine, json: bool) {
+    if json {
+        println!("{}", line.to_json());
+    } else {
+        println!(
+            "{:<10} {:>10} {:>8.3} {:>14.0}",
+            line.position, line.playouts, line.seconds, line.playouts_per_sec
+        );
+    }
 }
 
 /// Prints the lines of an alpha-beta engine's bench (Connect6, Gomoku).

@@ -37,7 +37,10 @@ pub struct PuctParams {
 impl Default for PuctParams {
     fn default() -> PuctParams {
         PuctParams {
-            c_puct: 1.5,
+            // 1.0 beat 1.5 by +55 (+13 to +99) over 179 games at 2,000 visits a move (2.5 lost by
+            // 162); 0.7 against 1.0: +23 (-23 to +69) over 242, not taken. At Botzone's 1 s a move
+            // it was timed as part of stop 97's default (docs/experiments/nogo.md).
+            c_puct: 1.0,
             fpu_reduction: 0.2,
             // Some 20 bytes a node, 40 MB: more than a minute's search at a few thousand leaves
             // a second with some 60 children each.

@@ -10,6 +10,7 @@ use crate::game::nogo::{Nogo, Point};
 use crate::game::{Game, Outcome};
 use crate::search::mcts::Playout;
 use crate::search::puct::{Evaluated, Evaluator};
+use fxhash::FxHashMap;
 use rand::rngs::SmallRng;
 use std::sync::Arc;
 
@@ -20,15 +21,56 @@ pub struct NetworkEvaluator {
     /// The playouts' share of the leaf's value, 0 to 1, when there are any.
     pub mix: f32,
     pub rng: SmallRng,
+    /// The network's answers for the positions already judged, by hash. NoGo never takes a
+    /// stone off the board, so the same position is reached by many orders of the same moves,
+    /// and the tree meets it again as a new leaf under another parent.
+    seen: FxHashMap<u64, Judged>,
+}
+
+struct Judged {
+    priors: Vec<(Point, f32)>,
+    value: f32,
+}
+
+/// Positions remembered at most (some 500 bytes each); the memory is emptied when full.
+const SEEN_LIMIT: usize = 1 << 16;
+
+impl NetworkEvaluator {
+    pub fn new(net: Arc<Network>, rollouts: u32, mix: f32, rng: SmallRng) -> NetworkEvaluator {
+        NetworkEvaluator {
+            net,
+            rollouts,
+            mix,
+            rng,
+            seen: FxHashMap::default(),
+        }
+    }
+
+    /// The network's priors and value at `pos`, from memory when it has met `pos` before.
+    fn judge(&mut self, pos: &mut Nogo) -> (Vec<(Point, f32)>, f32) {
+        if let Some(j) = self.seen.get(&pos.hash()) {
+            return (j.priors.clone(), j.value);
+        }
+        let open = pos.refreshed_legal();
+        let eval = self.net.evaluate(&planes(pos));
+        let shares = policy(&eval.logits, open);
+        let priors: Vec<(Point, f32)> = bits(open).map(|p| (p as Point, shares[p])).collect();
+        if self.seen.len() >= SEEN_LIMIT {
+            self.seen.clear();
+        }
+        let judged = Judged {
+            priors: priors.clone(),
+            value: eval.value,
+        };
+        self.seen.insert(pos.hash(), judged);
+        (priors, eval.value)
+    }
 }
 
 impl Evaluator<Nogo> for NetworkEvaluator {
     fn evaluate(&mut self, pos: &mut Nogo) -> Evaluated<Point> {
-        let open = pos.refreshed_legal();
-        let eval = self.net.evaluate(&planes(pos));
-        let shares = policy(&eval.logits, open);
-        let priors = bits(open).map(|p| (p as Point, shares[p])).collect();
-        let mut value = eval.value;
+        let (priors, mut value) = self.judge(pos);
+        // The playouts are drawn afresh each time: a position met again gets new ones.
         if self.rollouts > 0 {
             let me = pos.side_to_move();
             let mut sum = 0.0;
@@ -54,12 +96,12 @@ mod tests {
     use rand::SeedableRng;
 
     fn evaluator(rollouts: u32, mix: f32) -> NetworkEvaluator {
-        NetworkEvaluator {
-            net: Arc::new(Network::new(&Weights::random(8, 1, 8, 2))),
+        NetworkEvaluator::new(
+            Arc::new(Network::new(&Weights::random(8, 1, 8, 2))),
             rollouts,
             mix,
-            rng: SmallRng::seed_from_u64(1),
-        }
+            SmallRng::seed_from_u64(1),
+        )
     }
 
     #[test]
@@ -95,5 +137,34 @@ mod tests {
             (half - (own + all) / 2.0).abs() < 1e-5,
             "{half} {own} {all}"
         );
+    }
+
+    #[test]
+    fn a_position_met_again_by_another_order_is_not_evaluated_twice() {
+        let rules = NogoRules::default();
+        let mut e = evaluator(0, 0.5);
+        let mut one = Nogo::new(rules);
+        let mut other = Nogo::new(rules);
+        for mv in [10u8, 20, 30, 40] {
+            one.play(mv);
+        }
+        for mv in [30u8, 40, 10, 20] {
+            other.play(mv);
+        }
+        let first = e.evaluate(&mut one);
+        // The answer from memory is the network's answer at that position.
+        let fresh = evaluator(0, 0.5).evaluate(&mut other);
+        assert_eq!(first.priors, fresh.priors);
+        assert_eq!(first.value, fresh.value);
+        // Marked, the remembered answer shows that the second order is answered from memory.
+        e.seen.get_mut(&one.hash()).expect("remembered").value = 0.25;
+        let again = e.evaluate(&mut other);
+        assert_eq!(again.value, 0.25);
+        assert_eq!(again.priors, first.priors);
+        assert_eq!(e.seen.len(), 1);
+        // Another position is evaluated afresh.
+        other.play(50);
+        e.evaluate(&mut other);
+        assert_eq!(e.seen.len(), 2);
     }
 }

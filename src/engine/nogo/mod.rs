@@ -220,12 +220,12 @@ impl NogoEngine {
     ) -> &mut Puct<Nogo> {
         let kept = matches!(&self.puct, Some(t) if t.root_position().hash() == pos.hash());
         if !kept {
-            let evaluator = NetworkEvaluator {
+            let evaluator = NetworkEvaluator::new(
                 net,
-                rollouts: settings.rollouts,
-                mix: settings.mix,
-                rng: SmallRng::seed_from_u64(seed),
-            };
+                settings.rollouts,
+                settings.mix,
+                SmallRng::seed_from_u64(seed),
+            );
             self.puct = Some(Puct::new(pos.clone(), settings.params, Box::new(evaluator)));
         }
         self.puct.as_mut().expect("set just above")
