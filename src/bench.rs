@@ -164,24 +164,7 @@ pub fn nogo_positions() -> Vec<(String, Nogo)> {
 /// Runs a fresh single-threaded MCTS (the playout search, no network) for `seconds` on each
 /// position.
 pub fn bench_nogo(seconds: f64) -> Vec<BenchLine> {
-    nogo_positions()
-        .into_iter()
-        .map(|(name, pos)| {
-            let mut engine = NogoEngine::new(NogoConfig {
-                reuse_tree: false,
-                ..NogoConfig::default()
-            });
-            let d = engine.think(&pos, Limits::time(Duration::from_secs_f64(seconds)));
-            let secs = d.elapsed.as_secs_f64();
-            BenchLine {
-                search: "mcts",
-                position: name,
-                playouts: d.work,
-                seconds: secs,
-                playouts_per_sec: d.work as f64 / secs.max(1e-9),
-            }
-        })
-        .collect()
+    bench_nogo_search("mcts", seconds, NogoEngine::new)
 }
 
 /// Runs the default search, PUCT driven by the built-in network with the default settings
@@ -193,18 +176,29 @@ pub fn bench_nogo_puct(seconds: f64) -> Vec<BenchLine> {
     let options = NetOptions::default();
     let net = builtin::network_at(options.net_precision.precision())
         .expect("the built-in network reads (a test holds it)");
+    bench_nogo_search("puct", seconds, |config| {
+        NogoEngine::advised(config, net.clone(), options.advice())
+    })
+}
+
+/// One fresh engine of `make` (without tree reuse) on each bench position for `seconds`; its
+/// work a second (playouts, or PUCT's leaves) is the line's figure.
+fn bench_nogo_search(
+    search: &'static str,
+    seconds: f64,
+    make: impl Fn(NogoConfig) -> NogoEngine,
+) -> Vec<BenchLine> {
     nogo_positions()
         .into_iter()
         .map(|(name, pos)| {
-            let config = NogoConfig {
+            let mut engine = make(NogoConfig {
                 reuse_tree: false,
                 ..NogoConfig::default()
-            };
-            let mut engine = NogoEngine::advised(config, net.clone(), options.advice());
+            });
             let d = engine.think(&pos, Limits::time(Duration::from_secs_f64(seconds)));
             let secs = d.elapsed.as_secs_f64();
             BenchLine {
-                search: "puct",
+                search,
                 position: name,
                 playouts: d.work,
                 seconds: secs,
