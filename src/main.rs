@@ -122,30 +122,19 @@ fn bench(game: GameKind, json: bool, seconds: f64) -> ExitCode {
 }
 
 fn bench_nogo(json: bool, seconds: f64) -> ExitCode {
-    if !json {
-        println!(
-            "{:<10} {:>10} {:>8} {:>14}  the playout search (no network)",
-            "position", "playouts", "seconds", "playouts/s"
-        );
-    }
+    print_nogo_bench_header(json, "playouts", "the playout search (no network)");
     for line in stonebrain::bench::bench_nogo(seconds) {
         print_bench_line(&line, json);
     }
-    if !json {
-        println!(
-            "{:<10} {:>10} {:>8} {:>14}  the default search (PUCT, built-in network)",
-            "position", "leaves", "seconds", "leaves/s"
-        );
-    }
+    print_nogo_bench_header(
+        json,
+        "leaves",
+        "the default search (PUCT, built-in network)",
+    );
     for line in stonebrain::bench::bench_nogo_puct(seconds) {
         print_bench_line(&line, json);
     }
-    if !json {
-        println!(
-            "{:<10} {:>10} {:>8} {:>14}  network",
-            "position", "evals", "seconds", "evals/s"
-        );
-    }
+    print_nogo_bench_header(json, "evals", "network");
     for line in stonebrain::bench::bench_nogo_network(seconds) {
         if json {
             println!("{}", line.to_json());
@@ -157,6 +146,18 @@ fn bench_nogo(json: bool, seconds: f64) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// The header of one table of the NoGo bench (none in JSON): `work` is what the search counts
+/// (its rate is `work/s`), `title` says which search the table times.
+fn print_nogo_bench_header(json: bool, work: &str, title: &str) {
+    if !json {
+        let rate = format!("{work}/s");
+        println!(
+            "{:<10} {:>10} {:>8} {rate:>14}  {title}",
+            "position", work, "seconds"
+        );
+    }
 }
 
 fn print_bench_line(line: &stonebrain::bench::BenchLine, json: bool) {
