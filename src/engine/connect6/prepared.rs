@@ -71,7 +71,8 @@ fn inverse(sym: usize) -> usize {
     }
 }
 
-fn cell_text((x, y): (u8, u8)) -> String {
+/// A cell as SAU writes it: column then row, `A` for 0.
+pub fn cell_text((x, y): (u8, u8)) -> String {
     [x, y].iter().map(|&c| (b'A' + c) as char).collect()
 }
 

@@ -1,15 +1,16 @@
 //! `stonebrain book connect6`: the prepared opening book, built by long searches of the engine
 //! itself (`engine::connect6::prepared` reads it).
 //!
-//! The book starts after Black's first stone at the centre and is built for both colours, one
-//! after the other. For the colour that plays the book only its chosen turn is followed; for
-//! the other colour its chosen turn and the next `--replies` of its ranking, the turns an
-//! opponent is likely to try. Each position is searched once, for `--seconds`, by a fresh
-//! engine, and its line is appended to the file at once: a stopped build keeps every line it
-//! finished, and a build started again reads them and searches only what is missing. White's
-//! side is built first: its answers to Black's first turns are where our games were lost.
+//! The book starts after Black's first stone, at the centre or at each stone `--first` names,
+//! and is built for both colours, one after the other (or for the one `--side` names). For the
+//! colour that plays the book only its chosen turn is followed; for the other colour its chosen
+//! turn and the next `--replies` of its ranking, the turns an opponent is likely to try. Each
+//! position is searched once, for `--seconds`, by a fresh engine, and its line is appended to
+//! the file at once: a stopped build keeps every line it finished, and a build started again
+//! reads them and searches only what is missing. White's side is built first: its answers to
+//! Black's first turns are where our games were lost.
 
-use crate::engine::connect6::prepared::{key, Book, Entry};
+use crate::engine::connect6::prepared::{cell_text, key, Book, Entry};
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::game::connect6::{Connect6, Connect6Rules, Stone};
 use crate::game::{Color, Game};
@@ -40,6 +41,14 @@ pub struct BookArgs {
     /// The board's size (19: SAU; 15: Botzone).
     #[arg(long, default_value_t = 19)]
     pub size: usize,
+    /// Black's first stones the book starts from, as SAU writes them (column then row, `A`
+    /// for 0), comma-separated: `JJ,IJ,II` (none given: the centre only).
+    #[arg(long, value_delimiter = ',')]
+    pub first: Vec<String>,
+    /// Whose turns the book is built for: `white` (the answers to Black's first stones),
+    /// `black`, or `both`.
+    #[arg(long, default_value = "both", value_parser = ["both", "white", "black"])]
+    pub side: String,
 }
 
 /// Turns of the ranking kept in each line, so that a later build may follow more replies.
@@ -61,6 +70,7 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(format!("--seconds {}: must be positive", args.seconds));
     }
+    let roots = first_stones(args, rules)?;
     let name = args.out.display().to_string();
     let text = match fs::read_to_string(&args.out) {
         Ok(text) => text,
@@ -79,13 +89,15 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
         .append(true)
         .open(&args.out)
         .map_err(|e| format!("{name}: {e}"))?;
-    let mut root = Connect6::new(rules);
-    let centre = root.point(args.size / 2, args.size / 2);
-    root.play(centre);
+    let sides: &[Color] = match args.side.as_str() {
+        "white" => &[Color::White],
+        "black" => &[Color::Black],
+        _ => &[Color::White, Color::Black],
+    };
     let start = Instant::now();
     let (mut searched, mut known) = (0usize, 0usize);
-    for side in [Color::White, Color::Black] {
-        let mut level = vec![root.clone()];
+    for &side in sides {
+        let mut level = roots.clone();
         for _ in 0..args.turns {
             let (mut next, mut next_keys): (Vec<Connect6>, Vec<String>) = (Vec::new(), Vec::new());
             for pos in &level {
@@ -137,6 +149,43 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
         start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The positions after each of Black's first stones named by `--first` (the centre when none
+/// is), one for each stone up to the board's symmetries, in the order given.
+fn first_stones(args: &BookArgs, rules: Connect6Rules) -> Result<Vec<Connect6>, String> {
+    let empty = Connect6::new(rules);
+    let centre = vec![cell_text(((args.size / 2) as u8, (args.size / 2) as u8))];
+    let names = if args.first.is_empty() {
+        &centre
+    } else {
+        &args.first
+    };
+    let (mut roots, mut keys) = (Vec::new(), Vec::new());
+    for name in names {
+        let name = name.trim().to_ascii_uppercase();
+        let bytes = name.as_bytes();
+        let (x, y) = match bytes {
+            [x, y] => (x.wrapping_sub(b'A') as usize, y.wrapping_sub(b'A') as usize),
+            _ => (usize::MAX, usize::MAX),
+        };
+        if x >= args.size || y >= args.size {
+            return Err(format!(
+                "--first {name}: expected a point of the {n}x{n} board as two letters, column \
+                 then row (`A` for 0), such as {}",
+                centre[0],
+                n = args.size
+            ));
+        }
+        let mut root = empty.clone();
+        root.play(empty.point(x, y));
+        let k = key(&root).0;
+        if !keys.contains(&k) {
+            keys.push(k);
+            roots.push(root);
+        }
+    }
+    Ok(roots)
 }
 
 /// `pos` after the stones of `turn` that are legal in order (a book's turn always is; a

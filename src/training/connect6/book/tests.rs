@@ -15,6 +15,8 @@ fn args(out: PathBuf) -> BookArgs {
         turns: 2,
         replies: 1,
         size: 19,
+        first: Vec::new(),
+        side: "both".into(),
     }
 }
 
@@ -74,6 +76,35 @@ fn a_build_stopped_short_goes_on_from_its_lines() {
 }
 
 #[test]
+fn off_centre_first_stones_are_booked_once_each_up_to_symmetry() {
+    let out = scratch("first");
+    let mut a = args(out.clone());
+    // II and KK are one stone up to the board's symmetries (a half turn): two roots, and with
+    // White's side only and one turn, one position each.
+    a.first = vec!["JJ".into(), "ii".into(), "KK".into()];
+    a.side = "white".into();
+    a.turns = 1;
+    build(&a).unwrap();
+    let text = fs::read_to_string(&out).unwrap();
+    let book = Book::parse(&text, "test").unwrap();
+    assert_eq!(book.len(), 2, "{text}");
+    for (x, y) in [(9, 9), (8, 8), (10, 10), (8, 10)] {
+        let mut pos = Connect6::new(Connect6Rules::SAU);
+        pos.play(pos.point(x, y));
+        let turn = book.turn(&pos).expect("White's answer is booked");
+        for s in turn {
+            assert!(pos.check_move(s).is_ok());
+            pos.play(s);
+        }
+        assert!(book.turn(&pos).is_none(), "one turn only: {x},{y}");
+    }
+    let mut off = Connect6::new(Connect6Rules::SAU);
+    off.play(off.point(9, 8));
+    assert!(book.turn(&off).is_none(), "JI was not asked for");
+    let _ = fs::remove_file(&out);
+}
+
+#[test]
 fn bad_settings_and_a_damaged_file_are_refused() {
     let mut a = args(scratch("bad"));
     a.size = 5;
@@ -81,6 +112,12 @@ fn bad_settings_and_a_damaged_file_are_refused() {
     a.size = 19;
     a.seconds = 0.0;
     assert!(build(&a).unwrap_err().contains("--seconds"));
+    a.seconds = 0.05;
+    for bad in ["TT", "J", "J9", ""] {
+        a.first = vec![bad.into()];
+        let err = build(&a).unwrap_err();
+        assert!(err.contains("--first") && err.contains("19x19"), "{bad}: {err}");
+    }
     let damaged = scratch("damaged");
     fs::write(&damaged, "19 JJ/ | JK\n").unwrap();
     let err = build(&args(damaged.clone())).unwrap_err();
