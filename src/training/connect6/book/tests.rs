@@ -116,7 +116,10 @@ fn bad_settings_and_a_damaged_file_are_refused() {
     for bad in ["TT", "J", "J9", ""] {
         a.first = vec![bad.into()];
         let err = build(&a).unwrap_err();
-        assert!(err.contains("--first") && err.contains("19x19"), "{bad}: {err}");
+        assert!(
+            err.contains("--first") && err.contains("19x19"),
+            "{bad}: {err}"
+        );
     }
     let damaged = scratch("damaged");
     fs::write(&damaged, "19 JJ/ | JK\n").unwrap();
