@@ -80,7 +80,8 @@ fn cells_text(cells: &[(u8, u8)]) -> String {
     cells.iter().map(|&c| cell_text(c)).collect()
 }
 
-fn parse_cells(text: &str, n: u8) -> Result<Vec<(u8, u8)>, String> {
+/// Cells written as by `cell_text`, one after another, each on an `n` x `n` board.
+pub fn parse_cells(text: &str, n: u8) -> Result<Vec<(u8, u8)>, String> {
     let bytes = text.as_bytes();
     if !bytes.len().is_multiple_of(2) {
         return Err(format!("`{text}`: cells are two letters each"));

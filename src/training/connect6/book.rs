@@ -10,12 +10,12 @@
 //! reads them and searches only what is missing. White's side is built first: its answers to
 //! Black's first turns are where our games were lost.
 
-use crate::engine::connect6::prepared::{cell_text, key, Book, Entry};
+use crate::engine::connect6::prepared::{cell_text, key, parse_cells, Book, Entry};
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::game::connect6::{Connect6, Connect6Rules, Stone};
 use crate::game::{Color, Game};
 use crate::search::clock::Limits;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
@@ -47,8 +47,27 @@ pub struct BookArgs {
     pub first: Vec<String>,
     /// Whose turns the book is built for: `white` (the answers to Black's first stones),
     /// `black`, or `both`.
-    #[arg(long, default_value = "both", value_parser = ["both", "white", "black"])]
-    pub side: String,
+    #[arg(long, value_enum, default_value_t = BookSide::Both)]
+    pub side: BookSide,
+}
+
+/// Whose turns a build of the book searches and follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BookSide {
+    Both,
+    White,
+    Black,
+}
+
+impl BookSide {
+    /// The colours built, in order: White's first, where our games were lost.
+    fn colors(self) -> &'static [Color] {
+        match self {
+            BookSide::Both => &[Color::White, Color::Black],
+            BookSide::White => &[Color::White],
+            BookSide::Black => &[Color::Black],
+        }
+    }
 }
 
 /// Turns of the ranking kept in each line, so that a later build may follow more replies.
@@ -89,14 +108,9 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
         .append(true)
         .open(&args.out)
         .map_err(|e| format!("{name}: {e}"))?;
-    let sides: &[Color] = match args.side.as_str() {
-        "white" => &[Color::White],
-        "black" => &[Color::Black],
-        _ => &[Color::White, Color::Black],
-    };
     let start = Instant::now();
     let (mut searched, mut known) = (0usize, 0usize);
-    for &side in sides {
+    for &side in args.side.colors() {
         let mut level = roots.clone();
         for _ in 0..args.turns {
             let (mut next, mut next_keys): (Vec<Connect6>, Vec<String>) = (Vec::new(), Vec::new());
@@ -164,19 +178,17 @@ fn first_stones(args: &BookArgs, rules: Connect6Rules) -> Result<Vec<Connect6>, 
     let (mut roots, mut keys) = (Vec::new(), Vec::new());
     for name in names {
         let name = name.trim().to_ascii_uppercase();
-        let bytes = name.as_bytes();
-        let (x, y) = match bytes {
-            [x, y] => (x.wrapping_sub(b'A') as usize, y.wrapping_sub(b'A') as usize),
-            _ => (usize::MAX, usize::MAX),
+        let (x, y) = match parse_cells(&name, args.size as u8).as_deref() {
+            Ok(&[(x, y)]) => (x as usize, y as usize),
+            _ => {
+                return Err(format!(
+                    "--first {name}: expected a point of the {n}x{n} board as two letters, \
+                     column then row (`A` for 0), such as {}",
+                    centre[0],
+                    n = args.size
+                ))
+            }
         };
-        if x >= args.size || y >= args.size {
-            return Err(format!(
-                "--first {name}: expected a point of the {n}x{n} board as two letters, column \
-                 then row (`A` for 0), such as {}",
-                centre[0],
-                n = args.size
-            ));
-        }
         let mut root = empty.clone();
         root.play(empty.point(x, y));
         let k = key(&root).0;

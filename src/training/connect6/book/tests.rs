@@ -16,7 +16,7 @@ fn args(out: PathBuf) -> BookArgs {
         replies: 1,
         size: 19,
         first: Vec::new(),
-        side: "both".into(),
+        side: BookSide::Both,
     }
 }
 
@@ -82,7 +82,7 @@ fn off_centre_first_stones_are_booked_once_each_up_to_symmetry() {
     // II and KK are one stone up to the board's symmetries (a half turn): two roots, and with
     // White's side only and one turn, one position each.
     a.first = vec!["JJ".into(), "ii".into(), "KK".into()];
-    a.side = "white".into();
+    a.side = BookSide::White;
     a.turns = 1;
     build(&a).unwrap();
     let text = fs::read_to_string(&out).unwrap();
