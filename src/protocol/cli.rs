@@ -18,7 +18,8 @@ use crate::game::gomoku::Gomoku;
 use crate::game::nogo::{Nogo, NogoRules};
 use crate::game::Game;
 use crate::search::clock::DEFAULT_MARGIN;
-use clap::{Args, ValueEnum};
+use clap::builder::BoolishValueParser;
+use clap::{ArgAction, Args, ValueEnum};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{IsTerminal, Read, Write};
@@ -118,12 +119,15 @@ pub struct ServeArgs {
     pub board_size: usize,
     /// Connect6 under a game clock (SAU): the turns that decide a game (our first four, and
     /// turns whose search is unsettled or whose best two turns are close) may take up to 2.5
-    /// times their share of the clock, the others keep their share. Off until measured.
-    #[arg(long)]
+    /// times their share of the clock, the others keep their share. On by default;
+    /// `--connect6-focus off` turns it off.
+    #[arg(long, default_value_t = true, num_args = 0..=1, default_missing_value = "on",
+          value_parser = BoolishValueParser::new(), action = ArgAction::Set, value_name = "ON|OFF")]
     pub connect6_focus: bool,
     /// Connect6: play the prepared book's turns (built offline by `stonebrain book connect6`)
-    /// where it has the position. Off until measured.
-    #[arg(long)]
+    /// where it has the position. On by default; `--connect6-prepared off` turns it off.
+    #[arg(long, default_value_t = true, num_args = 0..=1, default_missing_value = "on",
+          value_parser = BoolishValueParser::new(), action = ArgAction::Set, value_name = "ON|OFF")]
     pub connect6_prepared: bool,
     /// NoGo: the network whose policy advises the search: `builtin` (the default: the one
     /// inside this binary), `none` (the search alone), or a network file (`.sbnn`; write
@@ -638,9 +642,11 @@ mod tests {
         assert!(parse_board_size("26").is_err());
     }
 
-    /// Connect6's `focus` is off unless asked for, as an args file line can.
+    /// Connect6's `focus` and prepared book are on unless turned off, on the command line or
+    /// by an args file line; the bare flag (how they were asked for before they were the
+    /// default) still means on.
     #[test]
-    fn connect6_focus_is_off_unless_asked_for() {
+    fn connect6_focus_and_book_are_on_unless_turned_off() {
         #[derive(clap::Parser)]
         struct Command {
             #[command(flatten)]
@@ -648,11 +654,31 @@ mod tests {
         }
         let parse = |args: &[&str]| {
             let line = std::iter::once("stonebrain").chain(args.iter().copied());
-            <Command as clap::Parser>::try_parse_from(line).map(|c| c.serve.connect6_focus)
+            <Command as clap::Parser>::try_parse_from(line)
+                .map(|c| (c.serve.connect6_focus, c.serve.connect6_prepared))
         };
-        assert!(!parse(&["--game", "connect6"]).unwrap());
-        let from_file = flags_from_file("--game connect6\n--connect6-focus\n");
+        assert_eq!(parse(&["--game", "connect6"]).unwrap(), (true, true));
+        assert_eq!(
+            parse(&[
+                "--connect6-focus",
+                "--game",
+                "connect6",
+                "--connect6-prepared"
+            ])
+            .unwrap(),
+            (true, true)
+        );
+        assert_eq!(
+            parse(&["--connect6-focus", "off", "--connect6-prepared=false"]).unwrap(),
+            (false, false)
+        );
+        assert_eq!(
+            parse(&["--connect6-prepared", "0", "--connect6-focus=on"]).unwrap(),
+            (true, false)
+        );
+        assert!(parse(&["--connect6-focus", "maybe"]).is_err());
+        let from_file = flags_from_file("--game connect6\n--connect6-focus off\n");
         let from_file: Vec<&str> = from_file.iter().map(String::as_str).collect();
-        assert!(parse(&from_file).unwrap());
+        assert_eq!(parse(&from_file).unwrap(), (false, true));
     }
 }

@@ -9,11 +9,13 @@ use super::tests::{after_turns, sau_turn};
 use super::*;
 use std::time::Duration;
 
-/// Depth 3 at most, so that a search on the loan ends in a moment.
+/// Depth 3 at most, so that a search on the loan ends in a moment; the prepared book off, since
+/// it holds the positions searched here.
 fn engine(config: Connect6Config) -> Connect6Engine {
     Connect6Engine::new(Connect6Config {
         max_depth: 3,
         variety: 0,
+        prepared: false,
         ..config
     })
 }
@@ -21,6 +23,13 @@ fn engine(config: Connect6Config) -> Connect6Engine {
 fn focused() -> Connect6Config {
     Connect6Config {
         focus: true,
+        ..Connect6Config::default()
+    }
+}
+
+fn unfocused() -> Connect6Config {
+    Connect6Config {
+        focus: false,
         ..Connect6Config::default()
     }
 }
@@ -33,8 +42,8 @@ fn limits_with_loan(nodes: u64) -> Limits {
         .with_iterations(Some(nodes))
 }
 
-/// Black's second turn, among the first turns of the game: the default engine stops after the
-/// first iteration, the focused one goes on to the deepest on the loan, and its safety check
+/// Black's second turn, among the first turns of the game: the engine without focus stops after
+/// the first iteration, the focused one goes on to the deepest on the loan, and its safety check
 /// then has until the loan's end (the deadline `choose` leaves in the budget), not the turn's
 /// own, already past.
 #[test]
@@ -46,7 +55,7 @@ fn the_first_turns_of_a_game_search_deeper_on_the_loan() {
         let depth = engine(config).choose(&pos, &mut budget).depth;
         (depth, budget.limits().stop_at)
     };
-    assert_eq!(search(Connect6Config::default()), (1, limits.stop_at));
+    assert_eq!(search(unfocused()), (1, limits.stop_at));
     assert_eq!(search(focused()), (3, limits.stretch_to));
 }
 

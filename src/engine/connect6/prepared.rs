@@ -1,7 +1,8 @@
 //! The prepared book: opening turns worked out offline by long searches of this engine
 //! (`stonebrain book connect6`, `training::connect6::book`), kept in `prepared-book.txt` and
-//! built into the binary. Off by default (`Connect6Config::prepared`; `prepared=1` in the
-//! arena's specs, `--connect6-prepared` when serving) until a match says it helps.
+//! built into the binary. On by default since it measured better with `focus` (stop 100 in
+//! docs/experiments/connect6.md); `prepared=0` in the arena's specs, `--connect6-prepared
+//! false` when serving, turn it off.
 //!
 //! A position is stored once for its eight symmetries: its key is the smallest of the eight
 //! transformed stone lists, and its turn is written in the key's frame. The file is text, one

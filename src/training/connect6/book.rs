@@ -79,6 +79,9 @@ fn analyst() -> Connect6Engine {
     Connect6Engine::new(Connect6Config {
         variety: 0,
         table_bits: 22,
+        // The book is built by the search alone, never from itself.
+        prepared: false,
+        focus: false,
         ..Connect6Config::default()
     })
 }
