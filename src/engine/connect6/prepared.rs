@@ -2,7 +2,7 @@
 //! (`stonebrain book connect6`, `training::connect6::book`), kept in `prepared-book.txt` and
 //! built into the binary. On by default since it measured better with `focus` (stop 100 in
 //! docs/experiments/connect6.md); `prepared=0` in the arena's specs, `--connect6-prepared
-//! false` when serving, turn it off.
+//! off` when serving, turn it off.
 //!
 //! A position is stored once for its eight symmetries: its key is the smallest of the eight
 //! transformed stone lists, and its turn is written in the key's frame. The file is text, one
@@ -48,7 +48,7 @@ pub struct Book {
 }
 
 /// The eight symmetries of an `n` x `n` board.
-fn transform(sym: usize, (x, y): (u8, u8), n: u8) -> (u8, u8) {
+pub(super) fn transform(sym: usize, (x, y): (u8, u8), n: u8) -> (u8, u8) {
     let m = n - 1;
     match sym {
         0 => (x, y),

@@ -87,6 +87,12 @@ impl LineCodes {
     /// The codes of the empty board. `size` is a Connect6 board's (6 to 25), `reach` from 1 to
     /// `MAX_REACH`.
     pub fn new(size: usize, reach: usize) -> LineCodes {
+        LineCodes::of_stones(size, reach, &[])
+    }
+
+    /// The codes of a board holding `stones`, computed from scratch, cell by cell (the
+    /// reference the incremental updates are tested against).
+    pub fn of_stones(size: usize, reach: usize, stones: &[(Stone, Color)]) -> LineCodes {
         assert!((MIN_SIZE..=MAX_SIZE).contains(&size), "board size {size}");
         assert!((1..=MAX_REACH).contains(&reach), "reach {reach}");
         let halves = half_codes(reach);
@@ -96,33 +102,18 @@ impl LineCodes {
                 half_code(&digits)
             })
             .collect();
+        let mut cells = vec![EMPTY; size * size];
+        for &(p, color) in stones {
+            cells[p as usize] = digit(color);
+        }
         let mut codes = LineCodes {
             size,
             reach,
             halves,
             half: vec![[[0; 2]; 4]; size * size],
-            centre: vec![EMPTY; size * size],
+            centre: cells.clone(),
             swapped,
         };
-        for p in 0..(size * size) as Stone {
-            for dir in 0..4 {
-                for (side, sign) in [(0, -1), (1, 1)] {
-                    let on_board = codes.line_cells(p, dir, sign).count();
-                    codes.half[p as usize][dir][side] = half_code(&vec![EMPTY; on_board]);
-                }
-            }
-        }
-        codes
-    }
-
-    /// The codes of a board holding `stones`, computed from scratch (the reference the
-    /// incremental updates are tested against).
-    pub fn of_stones(size: usize, reach: usize, stones: &[(Stone, Color)]) -> LineCodes {
-        let mut cells = vec![EMPTY; size * size];
-        for &(p, color) in stones {
-            cells[p as usize] = digit(color);
-        }
-        let mut codes = LineCodes::new(size, reach);
         for p in 0..(size * size) as Stone {
             for dir in 0..4 {
                 for (side, sign) in [(0, -1), (1, 1)] {
@@ -133,17 +124,12 @@ impl LineCodes {
                     codes.half[p as usize][dir][side] = half_code(&digits);
                 }
             }
-            codes.centre[p as usize] = cells[p as usize];
         }
         codes
     }
 
     pub fn size(&self) -> usize {
         self.size
-    }
-
-    pub fn reach(&self) -> usize {
-        self.reach
     }
 
     /// A stone of `color` appears on the empty cell `p`.

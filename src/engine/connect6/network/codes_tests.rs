@@ -2,6 +2,7 @@
 //! of colours.
 
 use super::codes::{half_code, half_codes, half_digits, line_codes, LineCodes, MAX_REACH};
+use crate::engine::connect6::prepared::transform;
 use crate::game::connect6::Stone;
 use crate::game::Color;
 use rand::rngs::SmallRng;
@@ -16,13 +17,11 @@ fn all_codes(codes: &LineCodes) -> Vec<u32> {
         .collect()
 }
 
-/// The image of cell `p` under symmetry `s` (0 to 7) of an `n` by `n` board.
+/// The image of cell `p` under symmetry `s` (0 to 7) of an `n` by `n` board, as the prepared
+/// book maps its keys.
 fn image(p: Stone, s: usize, n: usize) -> Stone {
-    let (x, y) = (p as usize % n, p as usize / n);
-    let (x, y) = if s & 4 != 0 { (y, x) } else { (x, y) };
-    let x = if s & 1 != 0 { n - 1 - x } else { x };
-    let y = if s & 2 != 0 { n - 1 - y } else { y };
-    (y * n + x) as Stone
+    let (x, y) = transform(s, ((p as usize % n) as u8, (p as usize / n) as u8), n as u8);
+    (y as usize * n + x as usize) as Stone
 }
 
 /// A random position of `count` stones, colours alternating from Black.
