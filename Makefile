@@ -183,7 +183,7 @@ check-windows: windows wine
 # with its CUDA packages, which stay unused: 2.8 GB downloaded, 5.4 GB on disk, 1.5 to 4 minutes.
 # Nothing is done when the venv already holds these packages; `rm -rf target/train-venv` starts
 # it again.
-.PHONY: train-env train-nogo train-vectors
+.PHONY: train-env train-nogo train-vectors train-vectors-connect6
 TRAIN_PYTHON ?= python3
 TRAIN_VENV := target/train-venv
 TRAIN_PY := $(TRAIN_VENV)/bin/python -B
@@ -271,6 +271,18 @@ nogo-generation: build train-env
 # which the Rust forward pass is tested against), when the network's format changes on purpose.
 train-vectors: train-env
 	$(TRAIN_PY) src/training/nogo/train.py --export-vectors test_vectors/nogo/network --seed 1
+
+# Writes test_vectors/connect6/network again: a tiny Connect6 value network (reach 2, width 4)
+# trained for 20 epochs on the positions of the 40 self-play games there, and its logits for
+# held-out positions, which the engine's forward pass is tested against.
+C6_VECTORS := test_vectors/connect6/network
+train-vectors-connect6: build train-env
+	target/release/stonebrain positions connect6 --reach 2 --out target/c6-vectors.c6d $(C6_VECTORS)/games.jsonl
+	rm -f target/c6-vectors.sbc6 target/c6-vectors.sbc6.ckpt
+	$(TRAIN_PY) src/training/connect6/train.py --data target/c6-vectors.c6d --out target/c6-vectors.sbc6 \
+		--dim 4 --hidden 4 --epochs 20 --lr 0.02 --seed 1 --holdout-every 5 --threads 1 \
+		--export-vectors $(C6_VECTORS)/logits.json
+	cp target/c6-vectors.sbc6 $(C6_VECTORS)/net.sbc6
 
 clean:
 	$(CARGO) clean

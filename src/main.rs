@@ -67,6 +67,8 @@ enum Command {
     Selfplay(stonebrain::training::nogo::selfplay::SelfplayArgs),
     /// Build the prepared opening book by long searches (resumable: a stopped build goes on).
     Book(stonebrain::training::connect6::book::BookArgs),
+    /// Turn arena game files into the Connect6 value network's training records.
+    Positions(stonebrain::training::connect6::positions::PositionsArgs),
 }
 
 fn main() -> ExitCode {
@@ -110,6 +112,9 @@ fn main() -> ExitCode {
         Some(Command::Book(args)) => {
             report_error(stonebrain::training::connect6::book::build(&args))
         }
+        Some(Command::Positions(args)) => report_error(
+            stonebrain::training::connect6::positions::write(&args).map_err(|e| format!("{e:#}")),
+        ),
     }
 }
 

@@ -8,6 +8,7 @@ use super::gtp::{Gtp, GtpConfig};
 use super::sau::{self, Sau, SauConfig};
 use super::session::Session;
 use super::{serve, Line, LineReader, Protocol, ThreadedLines};
+use crate::engine::connect6::network::model::Network as Connect6Network;
 use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::engine::gomoku::level::{self, Level};
 use crate::engine::nogo::network::{builtin, Network, Precision};
@@ -129,6 +130,10 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = true, num_args = 0..=1, default_missing_value = "on",
           value_parser = BoolishValueParser::new(), action = ArgAction::Set, value_name = "ON|OFF")]
     pub connect6_prepared: bool,
+    /// Connect6: a value network file (`.sbc6`, trained by `src/training/connect6/train.py`)
+    /// that values the search's positions in place of the fitted evaluation. None by default.
+    #[arg(long, value_name = "FILE")]
+    pub connect6_net: Option<std::path::PathBuf>,
     /// NoGo: the network whose policy advises the search: `builtin` (the default: the one
     /// inside this binary), `none` (the search alone), or a network file (`.sbnn`; write
     /// `./none` for a file of that name).
@@ -340,6 +345,16 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let connect6_net = match &args.connect6_net {
+        None => None,
+        Some(path) => match Connect6Network::from_file(path) {
+            Ok(net) => Some(Arc::new(net)),
+            Err(e) => {
+                eprintln!("stonebrain: --connect6-net {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     // PUCT is the network's own search: without one, the request cannot be met as asked.
     if network.is_none() && args.net.nogo_search == Some(SearchArg::Puct) {
         eprintln!(
@@ -418,12 +433,22 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
         ),
         (GameKind::Connect6, ProtocolKind::BotzoneJson) => run(
             BotzoneJson::<Connect6>::new(botzone),
-            connect6_session(args, seed, Connect6::new(Connect6Rules::BOTZONE)),
+            connect6_session(
+                args,
+                seed,
+                Connect6::new(Connect6Rules::BOTZONE),
+                &connect6_net,
+            ),
             io,
         ),
         (GameKind::Connect6, ProtocolKind::BotzoneSimple) => run(
             BotzoneSimple::<Connect6>::new(botzone),
-            connect6_session(args, seed, Connect6::new(Connect6Rules::BOTZONE)),
+            connect6_session(
+                args,
+                seed,
+                Connect6::new(Connect6Rules::BOTZONE),
+                &connect6_net,
+            ),
             io,
         ),
         (GameKind::Connect6, ProtocolKind::Sau) => {
@@ -438,7 +463,8 @@ pub fn serve_platform(args: &ServeArgs, process_start: Instant) -> ExitCode {
             .with_trace(Box::new(move |line| {
                 let _ = writeln!(trace_to, "stonebrain: {line}");
             }));
-            let mut session = connect6_session(args, seed, protocol.start_position());
+            let mut session =
+                connect6_session(args, seed, protocol.start_position(), &connect6_net);
             session.end_turn_early = Some(sau::end_connect6_turn);
             run(protocol, session, io)
         }
@@ -517,12 +543,18 @@ fn nogo_session(
     session
 }
 
-fn connect6_session(args: &ServeArgs, seed: u64, start: Connect6) -> Session<Connect6> {
+fn connect6_session(
+    args: &ServeArgs,
+    seed: u64,
+    start: Connect6,
+    net: &Option<Arc<Connect6Network>>,
+) -> Session<Connect6> {
     // The engine's settings are still growing: take the defaults for all but these.
     let engine = Connect6Engine::new(Connect6Config {
         seed,
         focus: args.connect6_focus,
         prepared: args.connect6_prepared,
+        net: net.clone(),
         ..Default::default()
     });
     let mut session = Session::new(start, Box::new(engine));

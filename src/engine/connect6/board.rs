@@ -13,8 +13,11 @@
 //! except to list candidates.
 
 use super::lines::{best_two_stones, Lines, CLASSES};
+use super::network::accumulator::Accumulator;
+use super::network::model::Network;
 use crate::game::connect6::{Connect6, Stone, RUN};
 use crate::game::{Color, Game};
+use std::sync::Arc;
 
 /// The evaluation's numbers, kept with the board so that versions can be measured side by side.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -170,7 +173,14 @@ pub struct Board {
     /// Every line's shape for each colour.
     lines: Lines,
     weights: Weights,
+    /// The learned evaluation, when the engine has one, and its accumulators: they follow every
+    /// stone and value positions instead of the fitted evaluation, which becomes one of the
+    /// network's inputs.
+    net: Option<(Arc<Network>, Accumulator)>,
 }
+
+/// The learned evaluation's values are kept this far inside the search's win scores.
+const NET_BOUND: f32 = 20_000.0;
 
 /// What the fitted evaluation reads of a position, from the side to move's point of view.
 #[derive(Clone, Debug, PartialEq)]
@@ -268,7 +278,18 @@ impl Board {
             levels,
             lines,
             weights,
+            net: None,
         }
+    }
+
+    /// The same board valued by `net` (from its next evaluation on).
+    pub fn with_network(mut self, net: Arc<Network>) -> Board {
+        let stones: Vec<_> = (0..self.pos.points() as Stone)
+            .filter_map(|p| self.pos.color_at(p).map(|c| (p, c)))
+            .collect();
+        let acc = Accumulator::of_stones(&net, self.pos.size(), &stones);
+        self.net = Some((net, acc));
+        self
     }
 
     pub fn side(&self) -> Color {
@@ -334,6 +355,13 @@ impl Board {
             }
         }
         self.lines.update(p, ci, add);
+        if let Some((net, acc)) = &mut self.net {
+            if add {
+                acc.place(net, p, c);
+            } else {
+                acc.remove(net, p, c);
+            }
+        }
         if add {
             self.stones += 1;
             for &q in self.around[p as usize].iter() {
@@ -357,6 +385,13 @@ impl Board {
     /// `evaluate`, given the threats against the side to move (`threats` of the other side),
     /// for a caller that has already counted them.
     pub fn evaluate_facing(&self, color: Color, threats: u32) -> i32 {
+        if let Some((net, acc)) = &self.net {
+            let fitted = self.weights.fitted.unwrap_or(&FITTED);
+            let f = fitted.value(&self.inputs(threats));
+            let v = acc.value(net, self.side(), threats, f);
+            let v = v.clamp(-NET_BOUND, NET_BOUND).round() as i32;
+            return if self.side() == color { v } else { -v };
+        }
         if let Some(fitted) = self.weights.fitted {
             let v = fitted.value(&self.inputs(threats));
             return if self.side() == color { v } else { -v };

@@ -18,7 +18,7 @@
 //! Beside it, `greedy.rs`: the searchless baseline the arena offers as `greedy`.
 
 mod alphabeta;
-mod board;
+pub(crate) mod board;
 mod book;
 #[cfg(test)]
 mod focus_tests;
@@ -103,6 +103,9 @@ pub struct Connect6Config {
     pub prepared: bool,
     /// The evaluation and move-ordering numbers.
     pub weights: Weights,
+    /// The learned evaluation (`network/`), which values positions in place of the fitted one
+    /// when set.
+    pub net: Option<std::sync::Arc<network::model::Network>>,
 }
 
 impl Default for Connect6Config {
@@ -140,6 +143,7 @@ impl Default for Connect6Config {
             // Measured with `focus` (above): on.
             prepared: true,
             weights: Weights::default(),
+            net: None,
         }
     }
 }
@@ -237,6 +241,9 @@ impl Connect6Engine {
     fn choose(&mut self, pos: &Connect6, budget: &mut Budget) -> Choice {
         self.last_ranked.clear();
         let mut board = Board::with_weights(pos, self.config.weights);
+        if let Some(net) = &self.config.net {
+            board = board.with_network(std::sync::Arc::clone(net));
+        }
         let me = board.side();
         let left = pos.stones_left_in_turn();
         if let Some(win) = pos.immediate_win(me, left) {

@@ -206,6 +206,36 @@ impl LineCodes {
         (centre * self.halves + lo) * self.halves + hi
     }
 
+    /// Calls `f` with each view a stone on `p` touches, as `touched_by` lists them, in plain
+    /// loops: the accumulators' inner loop.
+    #[inline]
+    pub fn for_each_touched(&self, p: Stone, mut f: impl FnMut(Stone, usize)) {
+        let (n, reach) = (self.size as isize, self.reach as isize);
+        let (x, y) = (p as isize % n, p as isize / n);
+        for (dir, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+            f(p, dir);
+            for sign in [1, -1] {
+                let (sx, sy) = (sign * dx, sign * dy);
+                let (mut cx, mut cy) = (x + sx, y + sy);
+                for _ in 0..reach {
+                    if cx < 0 || cx >= n || cy < 0 || cy >= n {
+                        break;
+                    }
+                    f((cy * n + cx) as Stone, dir);
+                    cx += sx;
+                    cy += sy;
+                }
+            }
+        }
+    }
+
+    /// The code of `p`'s view along `dir` read by Black: `code_for(p, dir, Black)`.
+    #[inline]
+    pub fn black_code(&self, p: Stone, dir: usize) -> u32 {
+        let [behind, ahead] = self.half[p as usize][dir];
+        self.fold(self.centre[p as usize], behind, ahead)
+    }
+
     /// The cells whose views a stone on `p` changes, with the direction of the view: `p`
     /// itself in all four, and the cells within `reach` of it on its lines. What an
     /// accumulator over the codes must update when the stone comes or goes.

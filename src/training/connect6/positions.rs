@@ -1,0 +1,333 @@
+//! `stonebrain positions connect6`: the Connect6 network's training records, read from the
+//! arena's game files (`stonebrain arena --out`), so that the trainer and the engine cannot read
+//! a position differently: the table rows here are the ones the engine's accumulators add.
+//!
+//! Every turn start of a finished game (the side to move has both stones of its turn to place)
+//! gives one record: the game's result for the side to move, the threats against it, the
+//! fitted evaluation's value, and the table row of each cell's four line codes read by the side
+//! to move and then by the other side (`view_row`: a blank view reads the zero row just past
+//! the table, which the trainer keeps at zero).
+//!
+//! File layout (little-endian): the magic `SBC6DATA`; the format version, the codes' reach and
+//! the board's size (u32 each); then records of fixed size: the result for the side to move
+//! (i8: 1 won, 0 drawn, -1 lost), the threats against it (u8, 0 to 3), the stones on the board
+//! (u16), the fitted value in search units (i16), two bytes of zero, the game's number in the
+//! run (u32, counting every game file in order, for holding games out), and the rows (u16 each,
+//! `2 * 4 * size * size` of them: the side to move's reading, cell by cell, direction by
+//! direction, then the other side's).
+
+use crate::engine::connect6::board::{Board, Weights};
+use crate::engine::connect6::network::codes::LineCodes;
+use crate::engine::connect6::network::model::{table_rows, view_rows};
+use crate::game::connect6::{Connect6, Connect6Rules, Stone};
+use crate::game::{Color, Game};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+pub const MAGIC: &[u8; 8] = b"SBC6DATA";
+pub const VERSION: u32 = 1;
+pub const HEADER_SIZE: usize = 20;
+/// Bytes of a record before its rows.
+pub const RECORD_HEAD: usize = 12;
+
+#[derive(Args, Clone, Debug)]
+pub struct PositionsArgs {
+    /// The game (only `connect6` has a value network to train).
+    #[arg(value_parser = ["connect6"])]
+    pub game: String,
+    /// The records file to write (replaced if present).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// How far each cell's view reaches along its lines, 1 to 4.
+    #[arg(long, default_value_t = 4)]
+    pub reach: usize,
+    /// The arena's game files, read in order.
+    #[arg(required = true)]
+    pub games: Vec<PathBuf>,
+}
+
+/// One turn start's record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub result: i8,
+    pub against: u8,
+    pub stones: u16,
+    pub fitted: i16,
+    pub game: u32,
+    /// The side to move's rows, then the other side's.
+    pub rows: Vec<u16>,
+}
+
+impl Record {
+    pub fn to_bytes(&self, out: &mut Vec<u8>) {
+        out.push(self.result as u8);
+        out.push(self.against);
+        out.extend_from_slice(&self.stones.to_le_bytes());
+        out.extend_from_slice(&self.fitted.to_le_bytes());
+        out.extend_from_slice(&[0, 0]);
+        out.extend_from_slice(&self.game.to_le_bytes());
+        for r in &self.rows {
+            out.extend_from_slice(&r.to_le_bytes());
+        }
+    }
+}
+
+/// The rows of every view of `codes` read by `side`, `rows` being `view_rows` of the reach.
+pub fn rows_for<'a>(
+    codes: &'a LineCodes,
+    side: Color,
+    rows: &'a [u16],
+) -> impl Iterator<Item = u16> + 'a {
+    let n = codes.size();
+    (0..(n * n) as Stone)
+        .flat_map(move |p| (0..4).map(move |dir| rows[codes.code_for(p, dir, side) as usize]))
+}
+
+/// The records of one game: its stones in order and the winner (`None` for a draw);
+/// `view_rows` is `model::view_rows(reach)`.
+pub fn game_records(
+    size: usize,
+    stones: &[Stone],
+    winner: Option<Color>,
+    (reach, view_rows): (usize, &[u16]),
+    game: u32,
+) -> Result<Vec<Record>> {
+    let rules = Connect6Rules::with_size(size).context("board size")?;
+    let mut pos = Connect6::new(rules);
+    let mut codes = LineCodes::new(size, reach);
+    let mut records = Vec::new();
+    for (i, &p) in stones.iter().enumerate() {
+        if pos.winner().is_some() {
+            bail!("stone {} comes after the game was won", i + 1);
+        }
+        if (p as usize) >= size * size || pos.color_at(p).is_some() {
+            bail!("stone {} is not on an empty cell", i + 1);
+        }
+        if pos.stones_left_in_turn() == 2 {
+            let me = pos.side_to_move();
+            let against = pos.threats(me.opponent());
+            let board = Board::with_weights(&pos, Weights::default());
+            let fitted = board.evaluate_facing(me, against);
+            let result = match winner {
+                Some(w) if w == me => 1,
+                Some(_) => -1,
+                None => 0,
+            };
+            let rows = rows_for(&codes, me, view_rows)
+                .chain(rows_for(&codes, me.opponent(), view_rows))
+                .collect();
+            records.push(Record {
+                result,
+                against: against.min(3) as u8,
+                stones: i as u16,
+                fitted: fitted.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                game,
+                rows,
+            });
+        }
+        let color = pos.side_to_move();
+        codes.place(p, color);
+        pos.place(p);
+    }
+    Ok(records)
+}
+
+/// A finished game: the board's size, its stones in order, the winner (`None`: a draw).
+pub(crate) type FinishedGame = (usize, Vec<Stone>, Option<Color>);
+
+/// A game of an arena game file: board size, stones, winner; `None` for a game of another
+/// kind or one that did not finish by the rules (a time loss or an illegal move says nothing
+/// of the position).
+pub(crate) fn parse_game(line: &str) -> Result<Option<FinishedGame>> {
+    let v: serde_json::Value = serde_json::from_str(line).context("not JSON")?;
+    if v["game"] != "connect6" || v["reason"] != "rules" {
+        return Ok(None);
+    }
+    let size = v["board_size"].as_u64().context("no board_size")? as usize;
+    let moves = v["moves"].as_array().context("no moves")?;
+    let mut stones = Vec::with_capacity(moves.len());
+    for m in moves {
+        let (x, y) = (m[0].as_u64(), m[1].as_u64());
+        match (x, y) {
+            (Some(x), Some(y)) if (x as usize) < size && (y as usize) < size => {
+                stones.push((y as usize * size + x as usize) as Stone)
+            }
+            _ => bail!("a move that is not a cell: {m}"),
+        }
+    }
+    let winner = match v["winner"].as_str() {
+        Some("black") => Some(Color::Black),
+        Some("white") => Some(Color::White),
+        _ => None,
+    };
+    Ok(Some((size, stones, winner)))
+}
+
+pub fn write(args: &PositionsArgs) -> Result<()> {
+    if !(1..=4).contains(&args.reach) {
+        bail!("--reach {}: from 1 to 4", args.reach);
+    }
+    debug_assert!(table_rows(args.reach) < u16::MAX as usize);
+    let mut size = None;
+    let mut out = Vec::new();
+    let rows = view_rows(args.reach);
+    let (mut games, mut records) = (0u32, 0usize);
+    for file in &args.games {
+        let text = std::fs::read_to_string(file).with_context(|| file.display().to_string())?;
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let place = || format!("{}:{}", file.display(), n + 1);
+            let Some((s, stones, winner)) = parse_game(line).with_context(place)? else {
+                continue;
+            };
+            if *size.get_or_insert(s) != s {
+                bail!(
+                    "{}: a {s}x{s} game among {}x{} ones",
+                    place(),
+                    size.unwrap(),
+                    size.unwrap()
+                );
+            }
+            for r in
+                game_records(s, &stones, winner, (args.reach, &rows), games).with_context(place)?
+            {
+                r.to_bytes(&mut out);
+                records += 1;
+            }
+            games += 1;
+        }
+    }
+    let Some(size) = size else {
+        bail!("no finished Connect6 game in the files given");
+    };
+    let mut file =
+        std::fs::File::create(&args.out).with_context(|| format!("{}", args.out.display()))?;
+    file.write_all(MAGIC)?;
+    for v in [VERSION, args.reach as u32, size as u32] {
+        file.write_all(&v.to_le_bytes())?;
+    }
+    file.write_all(&out)?;
+    eprintln!(
+        "{records} positions of {games} games ({size}x{size}, reach {}) to {}",
+        args.reach,
+        args.out.display()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::connect6::network::model::view_rows;
+
+    /// Black makes six along row 9 with its sixth stone (stone 12 of the game); White's pairs
+    /// go along row 0 with a gap, never six.
+    const GAME: [(usize, usize); 12] = [
+        (0, 9),
+        (0, 0),
+        (1, 0),
+        (1, 9),
+        (2, 9),
+        (2, 0),
+        (3, 0),
+        (3, 9),
+        (4, 9),
+        (4, 0),
+        (6, 0),
+        (5, 9),
+    ];
+
+    fn line(reason: &str, moves: &[(usize, usize)]) -> String {
+        let moves: Vec<[usize; 2]> = moves.iter().map(|&(x, y)| [x, y]).collect();
+        serde_json::json!({"game": "connect6", "board_size": 19, "moves": moves,
+            "reason": reason, "winner": "black", "result": "1-0"})
+        .to_string()
+    }
+
+    #[test]
+    fn a_game_gives_a_record_at_each_turn_start_with_the_movers_result() {
+        let stones: Vec<Stone> = GAME.iter().map(|&(x, y)| (y * 19 + x) as Stone).collect();
+        let rows = view_rows(3);
+        let records = game_records(19, &stones, Some(Color::Black), (3, &rows), 7).unwrap();
+        let starts: Vec<u16> = records.iter().map(|r| r.stones).collect();
+        assert_eq!(starts, [1, 3, 5, 7, 9, 11]);
+        let results: Vec<i8> = records.iter().map(|r| r.result).collect();
+        assert_eq!(results, [-1, 1, -1, 1, -1, 1]);
+        assert!(records
+            .iter()
+            .all(|r| r.game == 7 && r.rows.len() == 2 * 4 * 361));
+        // Before its last turn Black faces White's row 0 (five stones, a gap): one threat.
+        // Black's own five make the fitted value favour it.
+        let last = &records[5];
+        assert_eq!(last.against, 1);
+        assert!(last.fitted > 0, "fitted {}", last.fitted);
+        assert_eq!(records[0].against, 0);
+        // The rows are the side to move's reading, then the other side's.
+        let mut codes = LineCodes::new(19, 3);
+        for (i, &p) in stones[..11].iter().enumerate() {
+            codes.place(
+                p,
+                if (i + 1) % 4 < 2 {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+            );
+        }
+        let mine: Vec<u16> = rows_for(&codes, Color::Black, &rows).collect();
+        let theirs: Vec<u16> = rows_for(&codes, Color::White, &rows).collect();
+        assert_eq!(last.rows[..4 * 361], mine[..]);
+        assert_eq!(last.rows[4 * 361..], theirs[..]);
+        assert_ne!(mine, theirs);
+        // A draw gives 0, a stone on a taken cell or after the win an error.
+        let drawn = game_records(19, &stones, None, (3, &rows), 0).unwrap();
+        assert!(drawn.iter().all(|r| r.result == 0));
+        let mut bad = stones.clone();
+        bad[4] = bad[0];
+        assert!(game_records(19, &bad, None, (3, &rows), 0).is_err());
+        let mut late = stones.clone();
+        late.push(100);
+        assert!(game_records(19, &late, None, (3, &rows), 0).is_err());
+    }
+
+    #[test]
+    fn the_file_holds_the_finished_games_records() {
+        let dir = std::env::temp_dir().join(format!("sb-c6-positions-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let games = dir.join("games.jsonl");
+        let text = [
+            line("rules", &GAME),
+            line("time", &GAME[..5]),
+            String::new(),
+        ]
+        .join("\n");
+        std::fs::write(&games, text).unwrap();
+        let args = PositionsArgs {
+            game: "connect6".into(),
+            out: dir.join("out.c6d"),
+            reach: 2,
+            games: vec![games.clone()],
+        };
+        write(&args).unwrap();
+        let bytes = std::fs::read(&args.out).unwrap();
+        assert_eq!(&bytes[..8], MAGIC);
+        assert_eq!(
+            bytes.len(),
+            HEADER_SIZE + 6 * (RECORD_HEAD + 2 * 2 * 4 * 361)
+        );
+        std::fs::write(&games, line("rules", &[(0, 9), (19, 3)])).unwrap();
+        let err = format!("{:#}", write(&args).unwrap_err());
+        assert!(
+            err.contains("games.jsonl:1") && err.contains("not a cell"),
+            "{err}"
+        );
+        std::fs::write(&games, line("time", &GAME)).unwrap();
+        let err = format!("{:#}", write(&args).unwrap_err());
+        assert!(err.contains("no finished Connect6 game"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

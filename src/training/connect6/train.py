@@ -1,0 +1,265 @@
+"""Trains the Connect6 value network (src/engine/connect6/network/) on the records of
+`stonebrain positions connect6` and writes it as an .sbc6 file the engine reads.
+
+The model is the engine's, layer for layer (model.rs says it in words): per side, a bias plus
+the sum of one table row per cell and direction (an EmbeddingBag over the rows the records
+hold; blank views read a zero row past the table's end), clipped to 0..1; the two sums (side to move's first) and the threats against the side to
+move, one-hot, through a hidden layer of rectified units to a logit; plus the fitted
+evaluation's logit times a learned scale. Loss: the log-loss of the game's result for the side
+to move (a draw counts a half).
+
+Seeded (weights and batches), resumable (OUT.ckpt after every epoch: run again with the same
+--out and more --epochs to carry on), holding out every K-th game (--holdout-every) to report
+the held-out log-loss next to that of the fitted evaluation alone.
+"""
+
+import argparse
+import json
+import os
+import struct
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+DATA_MAGIC = b"SBC6DATA"
+NET_MAGIC = b"SBC6NETV"
+RECORD_HEAD = 12
+UNITS_PER_LOGIT = 190.0
+EXTRA = 3
+
+
+def half_codes(reach):
+    return (3 ** (reach + 1) - 1) // 2
+
+
+def table_rows(reach):
+    h = half_codes(reach)
+    return 3 * h * (h + 1) // 2
+
+
+def read_records(paths):
+    """Every record of the files: a dict of numpy arrays. The files must share reach and size."""
+    reach = size = None
+    parts = []
+    for path in paths:
+        with open(path, "rb") as f:
+            raw = f.read()
+        if raw[:8] != DATA_MAGIC:
+            sys.exit(f"{path}: not a Connect6 records file")
+        version, r, s = struct.unpack_from("<3I", raw, 8)
+        if version != 1:
+            sys.exit(f"{path}: records version {version}, this trainer reads 1")
+        if reach not in (None, r) or size not in (None, s):
+            sys.exit(f"{path}: reach {r}, size {s} differ from the files before it")
+        reach, size = r, s
+        views = 2 * 4 * s * s
+        record = RECORD_HEAD + 2 * views
+        body = np.frombuffer(raw, dtype=np.uint8, offset=20)
+        if len(body) % record:
+            sys.exit(f"{path}: {len(body)} bytes is not a whole number of {record}-byte records")
+        body = body.reshape(-1, record)
+        head = body[:, :RECORD_HEAD].copy()
+        parts.append(dict(
+            result=head[:, 0].view(np.int8).astype(np.float32),
+            against=head[:, 1].astype(np.int64),
+            stones=head[:, 2:4].copy().view("<u2")[:, 0].astype(np.int64),
+            fitted=head[:, 4:6].copy().view("<i2")[:, 0].astype(np.float32),
+            game=head[:, 8:12].copy().view("<u4")[:, 0].astype(np.int64),
+            rows=body[:, RECORD_HEAD:].copy().view("<u2").reshape(-1, 2, views // 2),
+        ))
+    # Games are numbered within each file: keep them apart across files.
+    offset = 0
+    for p in parts:
+        p["game"] = p["game"] + offset
+        offset = int(p["game"].max()) + 1 if len(p["game"]) else offset
+    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return reach, size, data
+
+
+class Net(nn.Module):
+    def __init__(self, reach, dim, hidden):
+        super().__init__()
+        self.reach, self.dim, self.hidden = reach, dim, hidden
+        # One row past the table for the blank views (positions.rs), kept at zero.
+        rows = table_rows(reach)
+        self.table = nn.EmbeddingBag(rows + 1, dim, mode="sum", padding_idx=rows)
+        nn.init.normal_(self.table.weight, 0.0, 0.02)
+        with torch.no_grad():
+            self.table.weight[rows].zero_()
+        self.bias = nn.Parameter(torch.full((dim,), 0.5))
+        self.fc1 = nn.Linear(2 * dim + EXTRA, hidden)
+        self.fc2 = nn.Linear(hidden, 1)
+        self.fitted_scale = nn.Parameter(torch.tensor(1.0))
+
+    def forward(self, rows, against, fitted):
+        b, _, views = rows.shape
+        sums = self.table(rows.reshape(b * 2, views)).reshape(b, 2, self.dim) + self.bias
+        x = torch.cat([
+            sums.clamp(0.0, 1.0).reshape(b, 2 * self.dim),
+            F.one_hot(against.clamp(max=2), EXTRA).float(),
+        ], dim=1)
+        out = self.fc2(F.relu(self.fc1(x))).squeeze(1)
+        return out + self.fitted_scale * fitted / UNITS_PER_LOGIT
+
+
+def fnv1a(data):
+    h = 0xCBF29CE484222325
+    for b in data:
+        h ^= b
+        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def net_bytes(net):
+    parts = [
+        net.table.weight.detach().numpy()[:-1].reshape(-1),
+        net.bias.detach().numpy(),
+        net.fc1.weight.detach().numpy().reshape(-1),
+        net.fc1.bias.detach().numpy(),
+        net.fc2.weight.detach().numpy().reshape(-1),
+        np.array([net.fc2.bias.item(), net.fitted_scale.item()]),
+    ]
+    payload = np.concatenate(parts).astype("<f4").tobytes()
+    header = NET_MAGIC + struct.pack("<4I", 1, net.reach, net.dim, net.hidden)
+    return header + struct.pack("<Q", fnv1a(payload)) + payload
+
+
+def batches(n, batch, rng):
+    order = rng.permutation(n)
+    for i in range(0, n - batch + 1, batch):
+        yield order[i:i + batch]
+
+
+def tensors(data, idx):
+    return (
+        torch.from_numpy(data["rows"][idx].astype(np.int64)),
+        torch.from_numpy(data["against"][idx]),
+        torch.from_numpy(data["fitted"][idx]),
+        torch.from_numpy((data["result"][idx] + 1.0) / 2.0),
+    )
+
+
+def log_loss(net, data, idx, batch=1024):
+    total, fitted_total = 0.0, 0.0
+    with torch.no_grad():
+        for i in range(0, len(idx), batch):
+            rows, against, fitted, target = tensors(data, idx[i:i + batch])
+            total += F.binary_cross_entropy_with_logits(
+                net(rows, against, fitted), target, reduction="sum").item()
+            fitted_total += F.binary_cross_entropy_with_logits(
+                fitted / UNITS_PER_LOGIT, target, reduction="sum").item()
+    return total / max(len(idx), 1), fitted_total / max(len(idx), 1)
+
+
+def calibrated_fitted(data, train_idx, test_idx):
+    """The held-out log-loss of the fitted evaluation alone, given its best scale and a bias per
+    count of threats against the side to move (fitted on the training games): the baseline the
+    network must beat, fairer than the raw value, whose scale was set on other games."""
+    def inputs(idx):
+        f = torch.from_numpy(data["fitted"][idx]) / UNITS_PER_LOGIT
+        a = F.one_hot(torch.from_numpy(data["against"][idx]).clamp(max=2), EXTRA).float()
+        t = torch.from_numpy((data["result"][idx] + 1.0) / 2.0)
+        return f, a, t
+    f, a, t = inputs(train_idx)
+    w = torch.zeros(1 + EXTRA, requires_grad=True)
+    opt = torch.optim.LBFGS([w], max_iter=200)
+
+    def closure():
+        opt.zero_grad()
+        loss = F.binary_cross_entropy_with_logits(w[0] * f + a @ w[1:], t)
+        loss.backward()
+        return loss
+    opt.step(closure)
+    f, a, t = inputs(test_idx)
+    with torch.no_grad():
+        return F.binary_cross_entropy_with_logits(w[0] * f + a @ w[1:], t).item(), w[0].item()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", nargs="+", required=True, help="records files (.c6d)")
+    ap.add_argument("--out", required=True, help="the .sbc6 file to write (checkpoint OUT.ckpt)")
+    ap.add_argument("--dim", type=int, default=16, help="accumulator width [16]")
+    ap.add_argument("--hidden", type=int, default=32, help="hidden units [32]")
+    ap.add_argument("--epochs", type=int, default=10, help="passes over the training games [10]")
+    ap.add_argument("--batch", type=int, default=256, help="positions a step [256]")
+    ap.add_argument("--lr", type=float, default=2e-3, help="Adam's step, halved over the run [2e-3]")
+    ap.add_argument("--weight-decay", type=float, default=1e-5,
+                    help="held towards zero, table included [1e-5]")
+    ap.add_argument("--holdout-every", type=int, default=10, metavar="K",
+                    help="every K-th game is held out [10]")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--keep-best", action="store_true",
+                    help="write OUT only after an epoch that lowers the held-out loss (the "
+                         "checkpoint still follows every epoch)")
+    ap.add_argument("--export-vectors", metavar="FILE",
+                    help="after training, write the logits of the first held-out records here "
+                         "(JSON: game, stones, logit) for the engine's test")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    start = time.time()
+    reach, size, data = read_records(args.data)
+    held = data["game"] % args.holdout_every == 0
+    train_idx, test_idx = np.nonzero(~held)[0], np.nonzero(held)[0]
+    print(f"{len(held)} positions of {len(np.unique(data['game']))} games, reach {reach}, "
+          f"{size}x{size}: {len(train_idx)} to train, {len(test_idx)} held out", flush=True)
+    base, scale = calibrated_fitted(data, train_idx, test_idx)
+    print(f"the fitted evaluation alone, its scale ({scale:.3f}) and a bias per threat count "
+          f"fitted: held-out log-loss {base:.4f}", flush=True)
+    net = Net(reach, args.dim, args.hidden)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    epoch, best = 0, float("inf")
+    ckpt = args.out + ".ckpt"
+    if os.path.exists(ckpt):
+        state = torch.load(ckpt)
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        epoch, best = state["epoch"], state.get("best", best)
+        print(f"resumed from {ckpt} after epoch {epoch}", flush=True)
+    while epoch < args.epochs:
+        rng = np.random.default_rng(args.seed * 1000 + epoch)
+        for g in opt.param_groups:
+            g["lr"] = args.lr * (0.5 ** (epoch / max(args.epochs - 1, 1)))
+        net.train()
+        total, n = 0.0, 0
+        for idx in batches(len(train_idx), args.batch, rng):
+            rows, against, fitted, target = tensors(data, train_idx[idx])
+            loss = F.binary_cross_entropy_with_logits(net(rows, against, fitted), target)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total, n = total + loss.item(), n + 1
+        epoch += 1
+        net.eval()
+        held_loss, fitted_loss = log_loss(net, data, test_idx)
+        print(f"epoch {epoch}: train {total / max(n, 1):.4f}, held out {held_loss:.4f} "
+              f"(fitted alone {fitted_loss:.4f}), scale {net.fitted_scale.item():.3f}, "
+              f"{time.time() - start:.0f} s", flush=True)
+        if held_loss < best or not args.keep_best:
+            with open(args.out, "wb") as f:
+                f.write(net_bytes(net))
+            if held_loss < best:
+                print(f"  {args.out} written (held out {held_loss:.4f})", flush=True)
+        best = min(best, held_loss)
+        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch,
+                    "best": best}, ckpt)
+    if args.export_vectors:
+        idx = test_idx[:24]
+        with torch.no_grad():
+            rows, against, fitted, _ = tensors(data, idx)
+            logits = net(rows, against, fitted).tolist()
+        out = [dict(game=int(data["game"][i]), stones=int(data["stones"][i]), logit=l)
+               for i, l in zip(idx, logits)]
+        with open(args.export_vectors, "w") as f:
+            json.dump(out, f, indent=0)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
