@@ -210,19 +210,28 @@ const KNOWN_FAMILIES: [&str; 6] = ["mcts", "engine", "greedy", "full", "classic"
 /// `key=value` engine settings from a built-in player's spec.
 type Settings = Vec<(String, f64)>;
 
-/// Splits `spec` into its head, the `level=NAME` setting if there is one (a name, not a
-/// number: Gomoku's levels), and the numeric `key=value` settings.
-fn spec_options(spec: &str) -> Result<(&str, Option<&str>, Settings), String> {
+/// A spec split up: its head, the `level=NAME` setting (a name, not a number: Gomoku's
+/// levels), the `net=FILE` setting (a file: Connect6's value network), the numeric settings.
+type SpecParts<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Settings);
+
+/// Splits `spec` into its head, the `level=NAME` and `net=FILE` settings if there are any, and
+/// the numeric `key=value` settings.
+fn spec_options(spec: &str) -> Result<SpecParts<'_>, String> {
     let mut parts = spec.split(',');
     let head = parts.next().unwrap_or("");
     let mut level = None;
+    let mut net = None;
     let options = parts
-        .filter(|kv| match kv.strip_prefix("level=") {
-            Some(name) => {
+        .filter(|kv| {
+            if let Some(name) = kv.strip_prefix("level=") {
                 level = Some(name);
                 false
+            } else if let Some(file) = kv.strip_prefix("net=") {
+                net = Some(file);
+                false
+            } else {
+                true
             }
-            None => true,
         })
         .map(|kv| {
             let (k, v) = kv
@@ -234,7 +243,7 @@ fn spec_options(spec: &str) -> Result<(&str, Option<&str>, Settings), String> {
             Ok((k.to_string(), v))
         })
         .collect::<Result<Vec<_>, String>>()?;
-    Ok((head, level, options))
+    Ok((head, level, net, options))
 }
 
 /// Settings of a `clock` budget's plan, to compare plans under one clock: `turns` (our turns in
@@ -311,7 +320,7 @@ impl<G: ArenaGame> Builtin<G> {
                 G::BUILTIN_HELP
             )
         };
-        let (head, level, options) = spec_options(spec)?;
+        let (head, level, net, options) = spec_options(spec)?;
         // The clock plan's own settings, for `clock` budgets; the rest go to the engine.
         let (plan_options, options): (Settings, Settings) = options
             .into_iter()
@@ -333,12 +342,12 @@ impl<G: ArenaGame> Builtin<G> {
         };
         let (engine, budget): (Box<dyn Engine<G>>, _) = match head.split_once(':') {
             None if head == "random" => {
-                if !options.is_empty() {
+                if !options.is_empty() || net.is_some() {
                     return Err(format!("the random player takes no settings: {spec:?}"));
                 }
                 (Box::new(RandomPlayer::new(seed)), None)
             }
-            None if head == "greedy" => (G::builtin_engine(head, seed, &options)?, None),
+            None if head == "greedy" => (G::builtin_engine(head, seed, &options, net)?, None),
             None if KNOWN_FAMILIES.contains(&head) => {
                 return Err(format!(
                     "{spec:?} needs a budget per turn: {head}:<N>ms or {head}:<N>{}",
@@ -374,7 +383,7 @@ impl<G: ArenaGame> Builtin<G> {
                         G::NAME
                     ));
                 };
-                let engine = G::builtin_engine(family, seed, &options).map_err(|e| {
+                let engine = G::builtin_engine(family, seed, &options, net).map_err(|e| {
                     if KNOWN_FAMILIES.contains(&family) {
                         e
                     } else {
@@ -394,6 +403,31 @@ mod tests {
     use crate::game::connect6::Connect6;
     use crate::game::gomoku::Gomoku;
     use crate::game::nogo::Nogo;
+
+    /// `net=FILE` gives a Connect6 engine the value network in the file, and is refused, with
+    /// the reason, where it cannot apply or the file is not a network.
+    #[test]
+    fn a_connect6_engine_takes_a_network_file() {
+        let net = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/test_vectors/connect6/network/net.sbc6"
+        );
+        let spec = format!("engine:100n,net={net},depth=3");
+        let b = Builtin::<Connect6>::from_spec("a", &spec, 1).unwrap();
+        assert_eq!(b.budget(), Some(Budget::Iterations(100)));
+        let err = |s: &str| Builtin::<Connect6>::from_spec("a", s, 1).err().unwrap();
+        let missing = err("engine:100n,net=/no/such.sbc6");
+        assert!(missing.contains("/no/such.sbc6"), "{missing}");
+        let games = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/test_vectors/connect6/network/games.jsonl"
+        );
+        assert!(err(&format!("engine:100n,net={games}")).contains("magic"));
+        assert!(err(&format!("greedy,net={net}")).contains("no network"));
+        assert!(err(&format!("random,net={net}")).contains("no settings"));
+        let nogo = Builtin::<Nogo>::from_spec("a", &format!("mcts:100p,net={net}"), 1);
+        assert!(nogo.err().unwrap().contains("Connect6 engine setting"));
+    }
 
     #[test]
     fn builtin_specs_parse_with_engine_options() {

@@ -80,7 +80,11 @@ impl ArenaGame for Nogo {
         family: &str,
         seed: u64,
         options: &[(String, f64)],
+        net: Option<&str>,
     ) -> Result<Box<dyn Engine<Nogo>>, String> {
+        if net.is_some() {
+            return Err("net= is a Connect6 engine setting (a value network file)".to_string());
+        }
         if family != "mcts" && family != "engine" {
             return Err(format!(
                 "NoGo has no built-in player {family:?}: use {}",
@@ -225,6 +229,7 @@ impl ArenaGame for Connect6 {
         family: &str,
         seed: u64,
         options: &[(String, f64)],
+        net: Option<&str>,
     ) -> Result<Box<dyn Engine<Connect6>>, String> {
         match family {
             "engine" => {
@@ -263,6 +268,7 @@ impl ArenaGame for Connect6 {
                         "variety_plies" => config.variety_plies = v as usize,
                         "book" => config.book = v != 0.0,
                         "prepared" => config.prepared = v != 0.0,
+                        "net_orders" => config.net_orders = v != 0.0,
                         "w2" => config.weights.window[2] = v as i32,
                         "w3" => config.weights.window[3] = v as i32,
                         "w4" => config.weights.window[4] = v as i32,
@@ -282,13 +288,21 @@ impl ArenaGame for Connect6 {
                             return Err(format!(
                                 "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
                                  pvs, lmr, near, near_wide, near_pairs, vcdt, safety, research, singles, single_depth, share, ab_share, deepen, stretch, focus, \
-                                 focus_plies, focus_close, resume, drop, depth, variety, variety_plies, book, w2, w3, w4, w5, tempo, mover1, waiter1, mover2, \
+                                 focus_plies, focus_close, resume, drop, depth, variety, variety_plies, book, prepared, net_orders, w2, w3, w4, w5, tempo, mover1, waiter1, mover2, \
                                  waiter2, own, theirs, fitted)"
                             ))
                         }
                     }
                 }
+                if let Some(path) = net {
+                    let network =
+                        crate::engine::connect6::network::model::Network::from_file(path.as_ref())?;
+                    config.net = Some(std::sync::Arc::new(network));
+                }
                 Ok(Box::new(Connect6Engine::new(config)))
+            }
+            "greedy" if net.is_some() => {
+                Err("the greedy player takes no network: net= goes with engine:".to_string())
             }
             "greedy" if options.is_empty() => Ok(Box::new(Connect6Greedy::new(seed))),
             "greedy" => Err(format!(
@@ -384,7 +398,11 @@ impl ArenaGame for Gomoku {
         family: &str,
         seed: u64,
         options: &[(String, f64)],
+        net: Option<&str>,
     ) -> Result<Box<dyn Engine<Gomoku>>, String> {
+        if net.is_some() {
+            return Err("net= is a Connect6 engine setting (a value network file)".to_string());
+        }
         let level =
             match family {
                 "engine" => Level::Full,

@@ -67,11 +67,13 @@ pub trait ArenaGame: Game {
         init: &[String],
     ) -> Result<Box<dyn Player<Self>>, String>;
     /// A built-in engine by family (`mcts`, `engine`, `greedy`), with `options` (`key=value`
-    /// settings from the spec) applied; an unknown family or key is an error.
+    /// settings from the spec) applied, and `net` (the spec's `net=FILE`: a value network, for
+    /// the games whose engine takes one); an unknown family or key is an error.
     fn builtin_engine(
         family: &str,
         seed: u64,
         options: &[(String, f64)],
+        net: Option<&str>,
     ) -> Result<Box<dyn Engine<Self>>, String>;
     /// Why the rules ended the game in `self` (a finished position).
     fn end_text(&self) -> String;

@@ -159,7 +159,7 @@ pub fn turn_moves(board: &mut Board, width: Width) -> Vec<Turn> {
             board.play(a);
             board.play(b);
             // After our pair the opponent is to move; its view, negated, is ours.
-            let value = -board.evaluate(them);
+            let value = -board.order_value(them);
             board.undo(b);
             board.undo(a);
             scored.push((value, [a, b]));

@@ -177,6 +177,9 @@ pub struct Board {
     /// stone and value positions instead of the fitted evaluation, which becomes one of the
     /// network's inputs.
     net: Option<(Arc<Network>, Accumulator)>,
+    /// Whether the network also ranks candidate turns (`order_value`), or only values the
+    /// search's leaves.
+    net_orders: bool,
 }
 
 /// The learned evaluation's values are kept this far inside the search's win scores.
@@ -279,7 +282,15 @@ impl Board {
             lines,
             weights,
             net: None,
+            net_orders: true,
         }
+    }
+
+    /// The same board valued by `net` (from its next evaluation on); `orders`: whether it also
+    /// ranks candidate turns.
+    pub fn with_network_ordering(mut self, net: Arc<Network>, orders: bool) -> Board {
+        self.net_orders = orders;
+        self.with_network(net)
     }
 
     /// The same board valued by `net` (from its next evaluation on).
@@ -378,6 +389,7 @@ impl Board {
     /// The static value of the position for `color`: its live windows against the opponent's.
     /// The side to move gets a bonus, since it places two stones before the opponent answers,
     /// less of one or none when it must first block threats (`Weights::forced`).
+    #[cfg(test)]
     pub fn evaluate(&self, color: Color) -> i32 {
         self.evaluate_facing(color, self.pos.threats(self.side().opponent()))
     }
@@ -392,6 +404,22 @@ impl Board {
             let v = v.clamp(-NET_BOUND, NET_BOUND).round() as i32;
             return if self.side() == color { v } else { -v };
         }
+        self.hand_made_facing(color, threats)
+    }
+
+    /// The value candidate turns are ranked by: `evaluate`, or the hand-made evaluation when
+    /// the network is set to value only the leaves.
+    pub fn order_value(&self, color: Color) -> i32 {
+        let threats = self.pos.threats(self.side().opponent());
+        if self.net_orders {
+            self.evaluate_facing(color, threats)
+        } else {
+            self.hand_made_facing(color, threats)
+        }
+    }
+
+    /// The fitted evaluation, or the window sums without it.
+    fn hand_made_facing(&self, color: Color, threats: u32) -> i32 {
         if let Some(fitted) = self.weights.fitted {
             let v = fitted.value(&self.inputs(threats));
             return if self.side() == color { v } else { -v };

@@ -106,6 +106,9 @@ pub struct Connect6Config {
     /// The learned evaluation (`network/`), which values positions in place of the fitted one
     /// when set.
     pub net: Option<std::sync::Arc<network::model::Network>>,
+    /// With `net`: whether it also ranks the candidate turns (false: the fitted evaluation
+    /// ranks them and the network values only the search's leaves).
+    pub net_orders: bool,
 }
 
 impl Default for Connect6Config {
@@ -144,6 +147,7 @@ impl Default for Connect6Config {
             prepared: true,
             weights: Weights::default(),
             net: None,
+            net_orders: true,
         }
     }
 }
@@ -242,7 +246,7 @@ impl Connect6Engine {
         self.last_ranked.clear();
         let mut board = Board::with_weights(pos, self.config.weights);
         if let Some(net) = &self.config.net {
-            board = board.with_network(std::sync::Arc::clone(net));
+            board = board.with_network_ordering(std::sync::Arc::clone(net), self.config.net_orders);
         }
         let me = board.side();
         let left = pos.stones_left_in_turn();

@@ -291,7 +291,7 @@ fn single_attacks(board: &mut Board, budget: &mut Budget) -> Vec<[Stone; 2]> {
                     && board.pos.threats(me) == 1
                     && board.pos.threats(them) == 0
                 {
-                    found.push((-board.evaluate(them), [a, b]));
+                    found.push((-board.order_value(them), [a, b]));
                 }
                 board.undo(b);
             }

@@ -8,27 +8,37 @@
 //! to move and then by the other side (`view_row`: a blank view reads the zero row just past
 //! the table, which the trainer keeps at zero).
 //!
-//! File layout (little-endian): the magic `SBC6DATA`; the format version, the codes' reach and
-//! the board's size (u32 each); then records of fixed size: the result for the side to move
-//! (i8: 1 won, 0 drawn, -1 lost), the threats against it (u8, 0 to 3), the stones on the board
-//! (u16), the fitted value in search units (i16), two bytes of zero, the game's number in the
-//! run (u32, counting every game file in order, for holding games out), and the rows (u16 each,
-//! `2 * 4 * size * size` of them: the side to move's reading, cell by cell, direction by
-//! direction, then the other side's).
+//! With `--label-nodes N` each position is also searched by the engine for N nodes (without
+//! book or opening variety), and the search's value kept beside the result: a target that says
+//! what a deeper look sees of this very position, where the result says only how one game from
+//! it went. `--every K` keeps one turn start in K (the searches are the cost).
+//!
+//! File layout (little-endian): the magic `SBC6DATA`; the format version (2), the codes'
+//! reach, the board's size and the nodes of the labelling searches (0: none) (u32 each); then
+//! records of fixed size: the result for the side to move (i8: 1 won, 0 drawn, -1 lost), the
+//! threats against it (u8, 0 to 3), the stones on the board (u16), the fitted value in search
+//! units (i16), the search's value for the side to move in search units (i16, proved wins and
+//! losses at +-32,767; 0 when not labelled), the game's number in the run (u32, counting every
+//! game file in order, for holding games out), and the rows (u16 each, `2 * 4 * size * size`
+//! of them: the side to move's reading, cell by cell, direction by direction, then the other
+//! side's).
 
 use crate::engine::connect6::board::{Board, Weights};
 use crate::engine::connect6::network::codes::LineCodes;
 use crate::engine::connect6::network::model::{table_rows, view_rows};
+use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::game::connect6::{Connect6, Connect6Rules, Stone};
 use crate::game::{Color, Game};
+use crate::search::clock::Limits;
+use crate::search::score::WIN_BOUND;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 
 pub const MAGIC: &[u8; 8] = b"SBC6DATA";
-pub const VERSION: u32 = 1;
-pub const HEADER_SIZE: usize = 20;
+pub const VERSION: u32 = 2;
+pub const HEADER_SIZE: usize = 24;
 /// Bytes of a record before its rows.
 pub const RECORD_HEAD: usize = 12;
 
@@ -43,6 +53,16 @@ pub struct PositionsArgs {
     /// How far each cell's view reaches along its lines, 1 to 4.
     #[arg(long, default_value_t = 4)]
     pub reach: usize,
+    /// Search each kept position for this many nodes and keep its value as a second target
+    /// (0: no searches).
+    #[arg(long, default_value_t = 0)]
+    pub label_nodes: u64,
+    /// Keep one turn start in this many (counted through the run, from the first).
+    #[arg(long, default_value_t = 1)]
+    pub every: usize,
+    /// Searches run at once, one a core.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
     /// The arena's game files, read in order.
     #[arg(required = true)]
     pub games: Vec<PathBuf>,
@@ -55,6 +75,8 @@ pub struct Record {
     pub against: u8,
     pub stones: u16,
     pub fitted: i16,
+    /// The labelling search's value (0 without one).
+    pub search: i16,
     pub game: u32,
     /// The side to move's rows, then the other side's.
     pub rows: Vec<u16>,
@@ -66,7 +88,7 @@ impl Record {
         out.push(self.against);
         out.extend_from_slice(&self.stones.to_le_bytes());
         out.extend_from_slice(&self.fitted.to_le_bytes());
-        out.extend_from_slice(&[0, 0]);
+        out.extend_from_slice(&self.search.to_le_bytes());
         out.extend_from_slice(&self.game.to_le_bytes());
         for r in &self.rows {
             out.extend_from_slice(&r.to_le_bytes());
@@ -123,6 +145,7 @@ pub fn game_records(
                 against: against.min(3) as u8,
                 stones: i as u16,
                 fitted: fitted.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                search: 0,
                 game,
                 rows,
             });
@@ -170,10 +193,14 @@ pub fn write(args: &PositionsArgs) -> Result<()> {
         bail!("--reach {}: from 1 to 4", args.reach);
     }
     debug_assert!(table_rows(args.reach) < u16::MAX as usize);
+    if args.every == 0 || args.threads == 0 {
+        bail!("--every and --threads must be at least 1");
+    }
     let mut size = None;
-    let mut out = Vec::new();
     let rows = view_rows(args.reach);
-    let (mut games, mut records) = (0u32, 0usize);
+    let (mut games, mut turn_starts) = (0u32, 0usize);
+    // The kept records and the stones before each, for the labelling searches.
+    let mut kept: Vec<(Record, Vec<Stone>)> = Vec::new();
     for file in &args.games {
         let text = std::fs::read_to_string(file).with_context(|| file.display().to_string())?;
         for (n, line) in text.lines().enumerate() {
@@ -195,8 +222,11 @@ pub fn write(args: &PositionsArgs) -> Result<()> {
             for r in
                 game_records(s, &stones, winner, (args.reach, &rows), games).with_context(place)?
             {
-                r.to_bytes(&mut out);
-                records += 1;
+                if turn_starts % args.every == 0 {
+                    let before = stones[..r.stones as usize].to_vec();
+                    kept.push((r, before));
+                }
+                turn_starts += 1;
             }
             games += 1;
         }
@@ -204,10 +234,19 @@ pub fn write(args: &PositionsArgs) -> Result<()> {
     let Some(size) = size else {
         bail!("no finished Connect6 game in the files given");
     };
+    if args.label_nodes > 0 {
+        label(&mut kept, size, args.label_nodes, args.threads)?;
+    }
+    let mut out = Vec::new();
+    for (r, _) in &kept {
+        r.to_bytes(&mut out);
+    }
+    let records = kept.len();
     let mut file =
         std::fs::File::create(&args.out).with_context(|| format!("{}", args.out.display()))?;
     file.write_all(MAGIC)?;
-    for v in [VERSION, args.reach as u32, size as u32] {
+    let nodes = args.label_nodes.min(u32::MAX as u64) as u32;
+    for v in [VERSION, args.reach as u32, size as u32, nodes] {
         file.write_all(&v.to_le_bytes())?;
     }
     file.write_all(&out)?;
@@ -216,6 +255,57 @@ pub fn write(args: &PositionsArgs) -> Result<()> {
         args.reach,
         args.out.display()
     );
+    Ok(())
+}
+
+/// The search's value of a position for its side to move, in search units within an i16.
+pub fn search_value(engine: &mut Connect6Engine, pos: &Connect6, nodes: u64) -> i16 {
+    let analysis = engine.analyse(pos, Limits::iterations(nodes));
+    let v = analysis.value.unwrap_or(0);
+    if v > WIN_BOUND {
+        i16::MAX
+    } else if v < -WIN_BOUND {
+        -i16::MAX
+    } else {
+        v.clamp(-(i16::MAX as i32) + 1, i16::MAX as i32 - 1) as i16
+    }
+}
+
+/// Searches every kept position, `threads` at a time, each thread with its own engine, and
+/// stores the values; reports progress on standard error.
+fn label(kept: &mut [(Record, Vec<Stone>)], size: usize, nodes: u64, threads: usize) -> Result<()> {
+    let rules = Connect6Rules::with_size(size).context("board size")?;
+    let started = std::time::Instant::now();
+    let total = kept.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let chunk = total.div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        for part in kept.chunks_mut(chunk) {
+            let done = &done;
+            scope.spawn(move || {
+                let mut engine = Connect6Engine::new(Connect6Config {
+                    variety: 0,
+                    prepared: false,
+                    focus: false,
+                    ..Connect6Config::default()
+                });
+                for (record, stones) in part.iter_mut() {
+                    let mut pos = Connect6::new(rules);
+                    for &p in stones.iter() {
+                        pos.place(p);
+                    }
+                    record.search = search_value(&mut engine, &pos, nodes);
+                    let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    if n.is_multiple_of(1000) {
+                        eprintln!(
+                            "{n} of {total} positions searched, {:.0} s",
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
     Ok(())
 }
 
@@ -310,6 +400,9 @@ mod tests {
             game: "connect6".into(),
             out: dir.join("out.c6d"),
             reach: 2,
+            label_nodes: 0,
+            every: 1,
+            threads: 1,
             games: vec![games.clone()],
         };
         write(&args).unwrap();
@@ -318,6 +411,41 @@ mod tests {
         assert_eq!(
             bytes.len(),
             HEADER_SIZE + 6 * (RECORD_HEAD + 2 * 2 * 4 * 361)
+        );
+        // Searched, one record in two: the header says how deep; the last turn start, Black's
+        // five with two stones to place, is a proved win.
+        let labelled = PositionsArgs {
+            label_nodes: 300,
+            every: 2,
+            out: dir.join("labelled.c6d"),
+            ..args.clone()
+        };
+        write(&labelled).unwrap();
+        let bytes = std::fs::read(&labelled.out).unwrap();
+        assert_eq!(u32::from_le_bytes(bytes[20..24].try_into().unwrap()), 300);
+        let record = RECORD_HEAD + 2 * 2 * 4 * 361;
+        assert_eq!(bytes.len(), HEADER_SIZE + 3 * record);
+        let search = |i: usize| {
+            let at = HEADER_SIZE + i * record + 6;
+            i16::from_le_bytes(bytes[at..at + 2].try_into().unwrap())
+        };
+        let stones = |i: usize| HEADER_SIZE + i * record + 2;
+        assert_eq!(
+            bytes[stones(2)],
+            9,
+            "the third kept is the fifth turn start"
+        );
+        assert!(search(0).abs() < i16::MAX, "{}", search(0));
+        let last = PositionsArgs {
+            every: 1,
+            ..labelled.clone()
+        };
+        write(&last).unwrap();
+        let bytes = std::fs::read(&last.out).unwrap();
+        let at = HEADER_SIZE + 5 * record + 6;
+        assert_eq!(
+            i16::from_le_bytes(bytes[at..at + 2].try_into().unwrap()),
+            i16::MAX
         );
         std::fs::write(&games, line("rules", &[(0, 9), (19, 3)])).unwrap();
         let err = format!("{:#}", write(&args).unwrap_err());

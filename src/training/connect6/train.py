@@ -28,6 +28,7 @@ import torch.nn.functional as F
 DATA_MAGIC = b"SBC6DATA"
 NET_MAGIC = b"SBC6NETV"
 RECORD_HEAD = 12
+HEADER = 24
 UNITS_PER_LOGIT = 190.0
 EXTRA = 3
 
@@ -50,15 +51,15 @@ def read_records(paths):
             raw = f.read()
         if raw[:8] != DATA_MAGIC:
             sys.exit(f"{path}: not a Connect6 records file")
-        version, r, s = struct.unpack_from("<3I", raw, 8)
-        if version != 1:
-            sys.exit(f"{path}: records version {version}, this trainer reads 1")
+        version, r, s, nodes = struct.unpack_from("<4I", raw, 8)
+        if version != 2:
+            sys.exit(f"{path}: records version {version}, this trainer reads 2")
         if reach not in (None, r) or size not in (None, s):
             sys.exit(f"{path}: reach {r}, size {s} differ from the files before it")
         reach, size = r, s
         views = 2 * 4 * s * s
         record = RECORD_HEAD + 2 * views
-        body = np.frombuffer(raw, dtype=np.uint8, offset=20)
+        body = np.frombuffer(raw, dtype=np.uint8, offset=HEADER)
         if len(body) % record:
             sys.exit(f"{path}: {len(body)} bytes is not a whole number of {record}-byte records")
         body = body.reshape(-1, record)
@@ -68,6 +69,8 @@ def read_records(paths):
             against=head[:, 1].astype(np.int64),
             stones=head[:, 2:4].copy().view("<u2")[:, 0].astype(np.int64),
             fitted=head[:, 4:6].copy().view("<i2")[:, 0].astype(np.float32),
+            search=head[:, 6:8].copy().view("<i2")[:, 0].astype(np.float32),
+            labelled=np.full(len(head), nodes > 0),
             game=head[:, 8:12].copy().view("<u4")[:, 0].astype(np.int64),
             rows=body[:, RECORD_HEAD:].copy().view("<u2").reshape(-1, 2, views // 2),
         ))
@@ -134,25 +137,41 @@ def batches(n, batch, rng):
         yield order[i:i + batch]
 
 
-def tensors(data, idx):
+# The target: the game's result, mixed with the labelling search's value where there is one
+# (set by main from --search-mix and --search-scale).
+SEARCH_MIX = 0.0
+SEARCH_SCALE = 0.309 / 190.0
+
+
+def tensors(data, idx, mix=None):
+    mix = SEARCH_MIX if mix is None else mix
+    result = (data["result"][idx] + 1.0) / 2.0
+    search = 1.0 / (1.0 + np.exp(-data["search"][idx] * SEARCH_SCALE))
+    m = np.where(data["labelled"][idx], mix, 0.0).astype(np.float32)
     return (
         torch.from_numpy(data["rows"][idx].astype(np.int64)),
         torch.from_numpy(data["against"][idx]),
         torch.from_numpy(data["fitted"][idx]),
-        torch.from_numpy((data["result"][idx] + 1.0) / 2.0),
+        torch.from_numpy((m * search + (1.0 - m) * result).astype(np.float32)),
     )
 
 
 def log_loss(net, data, idx, batch=1024):
-    total, fitted_total = 0.0, 0.0
+    """Held-out log-losses: against the game results alone, of the fitted evaluation as it is
+    against them, and against the training target (results mixed with the search's values)."""
+    total, fitted_total, target_total = 0.0, 0.0, 0.0
     with torch.no_grad():
         for i in range(0, len(idx), batch):
-            rows, against, fitted, target = tensors(data, idx[i:i + batch])
-            total += F.binary_cross_entropy_with_logits(
-                net(rows, against, fitted), target, reduction="sum").item()
+            rows, against, fitted, result = tensors(data, idx[i:i + batch], mix=0.0)
+            target = tensors(data, idx[i:i + batch])[3]
+            logits = net(rows, against, fitted)
+            total += F.binary_cross_entropy_with_logits(logits, result, reduction="sum").item()
+            target_total += F.binary_cross_entropy_with_logits(
+                logits, target, reduction="sum").item()
             fitted_total += F.binary_cross_entropy_with_logits(
-                fitted / UNITS_PER_LOGIT, target, reduction="sum").item()
-    return total / max(len(idx), 1), fitted_total / max(len(idx), 1)
+                fitted / UNITS_PER_LOGIT, result, reduction="sum").item()
+    n = max(len(idx), 1)
+    return total / n, fitted_total / n, target_total / n
 
 
 def calibrated_fitted(data, train_idx, test_idx):
@@ -180,6 +199,7 @@ def calibrated_fitted(data, train_idx, test_idx):
 
 
 def main():
+    global SEARCH_MIX, SEARCH_SCALE
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", nargs="+", required=True, help="records files (.c6d)")
     ap.add_argument("--out", required=True, help="the .sbc6 file to write (checkpoint OUT.ckpt)")
@@ -192,6 +212,12 @@ def main():
                     help="held towards zero, table included [1e-5]")
     ap.add_argument("--holdout-every", type=int, default=10, metavar="K",
                     help="every K-th game is held out [10]")
+    ap.add_argument("--search-mix", type=float, default=0.0, metavar="M",
+                    help="the target is M times the labelling search's win rate plus 1-M times "
+                         "the game's result, where records have a search value [0]")
+    ap.add_argument("--search-scale", type=float, default=SEARCH_SCALE, metavar="S",
+                    help="the search's value v counts as the win rate 1/(1+exp(-S v)) "
+                         "[0.309/190: the fitted evaluation's calibration on self-play]")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--keep-best", action="store_true",
@@ -201,6 +227,7 @@ def main():
                     help="after training, write the logits of the first held-out records here "
                          "(JSON: game, stones, logit) for the engine's test")
     args = ap.parse_args()
+    SEARCH_MIX, SEARCH_SCALE = args.search_mix, args.search_scale
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     start = time.time()
@@ -212,6 +239,13 @@ def main():
     base, scale = calibrated_fitted(data, train_idx, test_idx)
     print(f"the fitted evaluation alone, its scale ({scale:.3f}) and a bias per threat count "
           f"fitted: held-out log-loss {base:.4f}", flush=True)
+    if data["labelled"][test_idx].all() and len(test_idx):
+        with torch.no_grad():
+            _, _, _, result = tensors(data, test_idx, mix=0.0)
+            _, _, _, search = tensors(data, test_idx, mix=1.0)
+            loss = F.binary_cross_entropy(search.clamp(1e-6, 1 - 1e-6), result).item()
+        print(f"the labelling search's values as win rates: held-out log-loss {loss:.4f}",
+              flush=True)
     net = Net(reach, args.dim, args.hidden)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     epoch, best = 0, float("inf")
@@ -237,9 +271,10 @@ def main():
             total, n = total + loss.item(), n + 1
         epoch += 1
         net.eval()
-        held_loss, fitted_loss = log_loss(net, data, test_idx)
+        result_loss, fitted_loss, held_loss = log_loss(net, data, test_idx)
         print(f"epoch {epoch}: train {total / max(n, 1):.4f}, held out {held_loss:.4f} "
-              f"(fitted alone {fitted_loss:.4f}), scale {net.fitted_scale.item():.3f}, "
+              f"(against the results {result_loss:.4f}, the fitted evaluation as it is "
+              f"{fitted_loss:.4f}), scale {net.fitted_scale.item():.3f}, "
               f"{time.time() - start:.0f} s", flush=True)
         if held_loss < best or not args.keep_best:
             with open(args.out, "wb") as f:
