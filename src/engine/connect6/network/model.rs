@@ -91,7 +91,7 @@ pub fn table_rows(reach: usize) -> usize {
 }
 
 /// Every weight of a network.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Network {
     pub reach: usize,
     pub dim: usize,
@@ -119,6 +119,17 @@ pub struct Network {
     /// Per row: the row of the same view with the colours exchanged (Black's reading of a view
     /// to White's).
     pub swapped: Vec<u16>,
+}
+
+/// Its sizes, not its hundreds of thousands of weights (an engine's settings print it).
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Network {{ reach: {}, dim: {}, hidden: {}, fitted_scale: {} }}",
+            self.reach, self.dim, self.hidden, self.fitted_scale
+        )
+    }
 }
 
 /// The widest accumulator the head takes (its inputs live on the stack).
