@@ -288,13 +288,8 @@ impl Board {
 
     /// The same board valued by `net` (from its next evaluation on); `orders`: whether it also
     /// ranks candidate turns.
-    pub fn with_network_ordering(mut self, net: Arc<Network>, orders: bool) -> Board {
+    pub fn with_network(mut self, net: Arc<Network>, orders: bool) -> Board {
         self.net_orders = orders;
-        self.with_network(net)
-    }
-
-    /// The same board valued by `net` (from its next evaluation on).
-    pub fn with_network(mut self, net: Arc<Network>) -> Board {
         let stones: Vec<_> = (0..self.pos.points() as Stone)
             .filter_map(|p| self.pos.color_at(p).map(|c| (p, c)))
             .collect();

@@ -246,7 +246,7 @@ impl Connect6Engine {
         self.last_ranked.clear();
         let mut board = Board::with_weights(pos, self.config.weights);
         if let Some(net) = &self.config.net {
-            board = board.with_network_ordering(std::sync::Arc::clone(net), self.config.net_orders);
+            board = board.with_network(std::sync::Arc::clone(net), self.config.net_orders);
         }
         let me = board.side();
         let left = pos.stones_left_in_turn();

@@ -75,12 +75,12 @@ impl Accumulator {
         self.replace(net, p, &old);
     }
 
-    /// The rows, per side, of every view a stone on `p` touches, in `touched_by`'s order.
+    /// The rows, per side, of every view a stone on `p` touches, in `for_each_touched`'s order.
     fn touched_rows(&self, net: &Network, p: Stone) -> Touched {
         let mut rows = Touched::default();
         let codes = &self.codes;
         codes.for_each_touched(p, |q, dir| {
-            let black = net.row_of(codes.black_code(q, dir));
+            let black = net.row_of(codes.code(q, dir));
             rows.rows[rows.count] = [black, net.swapped[black as usize] as u32];
             rows.count += 1;
         });

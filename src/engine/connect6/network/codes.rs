@@ -51,6 +51,12 @@ pub fn half_code(digits: &[u32]) -> u32 {
     digits.iter().rev().fold(0, |acc, &d| acc * 3 + d) + base
 }
 
+/// The code of the same half-line with Black and White exchanged.
+pub fn swap_half(code: u32) -> u32 {
+    let digits: Vec<u32> = half_digits(code).iter().map(|&d| (3 - d) % 3).collect();
+    half_code(&digits)
+}
+
 /// The digits of a half-line from its code, nearest first: `half_code`'s inverse.
 pub fn half_digits(code: u32) -> Vec<u32> {
     let mut k = 0;
@@ -96,12 +102,7 @@ impl LineCodes {
         assert!((MIN_SIZE..=MAX_SIZE).contains(&size), "board size {size}");
         assert!((1..=MAX_REACH).contains(&reach), "reach {reach}");
         let halves = half_codes(reach);
-        let swapped = (0..halves)
-            .map(|code| {
-                let digits: Vec<u32> = half_digits(code).iter().map(|&d| (3 - d) % 3).collect();
-                half_code(&digits)
-            })
-            .collect();
+        let swapped = (0..halves).map(swap_half).collect();
         let mut cells = vec![EMPTY; size * size];
         for &(p, color) in stones {
             cells[p as usize] = digit(color);
@@ -206,8 +207,8 @@ impl LineCodes {
         (centre * self.halves + lo) * self.halves + hi
     }
 
-    /// Calls `f` with each view a stone on `p` touches, as `touched_by` lists them, in plain
-    /// loops: the accumulators' inner loop.
+    /// Calls `f` with each view a stone on `p` touches (`touched_by`), in plain loops: the
+    /// accumulators' inner loop.
     #[inline]
     pub fn for_each_touched(&self, p: Stone, mut f: impl FnMut(Stone, usize)) {
         let (n, reach) = (self.size as isize, self.reach as isize);
@@ -229,23 +230,13 @@ impl LineCodes {
         }
     }
 
-    /// The code of `p`'s view along `dir` read by Black: `code_for(p, dir, Black)`.
-    #[inline]
-    pub fn black_code(&self, p: Stone, dir: usize) -> u32 {
-        let [behind, ahead] = self.half[p as usize][dir];
-        self.fold(self.centre[p as usize], behind, ahead)
-    }
-
     /// The cells whose views a stone on `p` changes, with the direction of the view: `p`
     /// itself in all four, and the cells within `reach` of it on its lines. What an
     /// accumulator over the codes must update when the stone comes or goes.
-    pub fn touched_by(&self, p: Stone) -> impl Iterator<Item = (Stone, usize)> + '_ {
-        (0..4).flat_map(move |dir| {
-            std::iter::once(p)
-                .chain(self.line_cells(p, dir, 1))
-                .chain(self.line_cells(p, dir, -1))
-                .map(move |q| (q, dir))
-        })
+    pub fn touched_by(&self, p: Stone) -> Vec<(Stone, usize)> {
+        let mut touched = Vec::new();
+        self.for_each_touched(p, |q, dir| touched.push((q, dir)));
+        touched
     }
 }
 

@@ -146,7 +146,7 @@ fn a_stone_changes_exactly_the_views_it_touches() {
                 .filter(|&i| before[i] != after[i])
                 .map(|i| ((i / 4) as Stone, i % 4))
                 .collect();
-            let touched: HashSet<(Stone, usize)> = codes.touched_by(p).collect();
+            let touched: HashSet<(Stone, usize)> = codes.touched_by(p).into_iter().collect();
             assert_eq!(changed, touched, "{n}x{n}, stone on {p}");
             assert_eq!(all_codes(&codes), before);
         }

@@ -14,7 +14,7 @@
 //! [out][in]. Everything a file can get wrong is an error naming the file and what was
 //! expected: a bot must not play on with half a network.
 
-use super::codes::{half_code, half_codes, half_digits, line_codes, MAX_REACH};
+use super::codes::{half_codes, half_digits, line_codes, swap_half, MAX_REACH};
 use crate::engine::nogo::network::weights::fnv1a;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -191,10 +191,6 @@ impl Network {
         self.rows = view_rows(self.reach);
         // The colour exchange of a row: its centre and both half-lines with 1 and 2 swapped,
         // folded again.
-        let swap_half = |code: u32| -> u32 {
-            let digits: Vec<u32> = half_digits(code).iter().map(|&d| (3 - d) % 3).collect();
-            half_code(&digits)
-        };
         let blank = table_rows(self.reach);
         let mut swapped = vec![blank as u16; blank + 1];
         for centre in 0..3 {
@@ -202,8 +198,8 @@ impl Network {
                 for hi in lo..halves {
                     let (a, b) = (swap_half(lo), swap_half(hi));
                     let (a, b) = (a.min(b), a.max(b));
-                    let from = view_row((centre * halves + lo) * halves + hi, halves);
-                    let to = view_row((((3 - centre) % 3) * halves + a) * halves + b, halves);
+                    let from = self.row_of((centre * halves + lo) * halves + hi);
+                    let to = self.row_of((((3 - centre) % 3) * halves + a) * halves + b);
                     swapped[from as usize] = to as u16;
                 }
             }

@@ -200,7 +200,7 @@ fn the_forward_pass_gives_the_trainers_logits() {
         let got = acc.value(&net, me, against, fitted) / OUTPUT_UNITS_PER_LOGIT;
         assert!((got - want).abs() < 1e-3, "{e}: the engine's logit {got}");
         let searched = board
-            .with_network(Arc::clone(&net))
+            .with_network(Arc::clone(&net), true)
             .evaluate_facing(me, against);
         assert!(
             (searched as f32 / OUTPUT_UNITS_PER_LOGIT - want).abs() < 0.01,
@@ -233,7 +233,7 @@ fn blank_views_read_the_zero_row() {
         }
         let centre: Stone = 9 * 19 + 9;
         let one = LineCodes::of_stones(19, reach, &[(centre, Color::White)]);
-        let touched: HashSet<(Stone, usize)> = one.touched_by(centre).collect();
+        let touched: HashSet<(Stone, usize)> = one.touched_by(centre).into_iter().collect();
         for p in 0..361 {
             for dir in 0..4 {
                 for side in [Color::Black, Color::White] {
