@@ -13,9 +13,17 @@
 //! what a deeper look sees of this very position, where the result says only how one game from
 //! it went. `--every K` keeps one turn start in K (the searches are the cost).
 //!
+//! With `--branches B` as well, each labelled turn start also gives up to B positions off the
+//! game's line: one of the labelling search's other root turns (drawn at random among its best
+//! eight, seeded by the game and the turn) is played, and the opponent's turn start that
+//! follows is searched like the rest. The search meets such positions (after a turn no game
+//! would play) far more often than the games' own; a network that never saw them judges them
+//! badly. Their result is not known: they store 2 there.
+//!
 //! File layout (little-endian): the magic `SBC6DATA`; the format version (2), the codes'
 //! reach, the board's size and the nodes of the labelling searches (0: none) (u32 each); then
-//! records of fixed size: the result for the side to move (i8: 1 won, 0 drawn, -1 lost), the
+//! records of fixed size: the result for the side to move (i8: 1 won, 0 drawn, -1 lost, 2 not
+//! known: a position off the game's line), the
 //! threats against it (u8, 0 to 3), the stones on the board (u16), the fitted value in search
 //! units (i16), the search's value for the side to move in search units (i16, proved wins and
 //! losses at +-32,767; 0 when not labelled), the game's number in the run (u32, counting every
@@ -33,6 +41,8 @@ use crate::search::clock::Limits;
 use crate::search::score::WIN_BOUND;
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -41,6 +51,10 @@ pub const VERSION: u32 = 2;
 pub const HEADER_SIZE: usize = 24;
 /// Bytes of a record before its rows.
 pub const RECORD_HEAD: usize = 12;
+/// The result of a position off the game's line (`--branches`).
+pub const UNKNOWN_RESULT: i8 = 2;
+/// Branches are drawn among this many of the labelling search's best other root turns.
+const BRANCH_CHOICES: usize = 8;
 
 #[derive(Args, Clone, Debug)]
 pub struct PositionsArgs {
@@ -60,6 +74,13 @@ pub struct PositionsArgs {
     /// Keep one turn start in this many (counted through the run, from the first).
     #[arg(long, default_value_t = 1)]
     pub every: usize,
+    /// With --label-nodes: from each labelled turn start, also this many positions off the
+    /// game's line (one of the search's other root turns played), searched the same way.
+    #[arg(long, default_value_t = 0)]
+    pub branches: usize,
+    /// Seeds the choice of the branches' turns.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Searches run at once, one a core.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -129,32 +150,44 @@ pub fn game_records(
         }
         if pos.stones_left_in_turn() == 2 {
             let me = pos.side_to_move();
-            let against = pos.threats(me.opponent());
-            let board = Board::with_weights(&pos, Weights::default());
-            let fitted = board.evaluate_facing(me, against);
             let result = match winner {
                 Some(w) if w == me => 1,
                 Some(_) => -1,
                 None => 0,
             };
-            let rows = rows_for(&codes, me, view_rows)
-                .chain(rows_for(&codes, me.opponent(), view_rows))
-                .collect();
-            records.push(Record {
-                result,
-                against: against.min(3) as u8,
-                stones: i as u16,
-                fitted: fitted.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-                search: 0,
-                game,
-                rows,
-            });
+            records.push(turn_start_record(&pos, &codes, view_rows, result, game));
         }
         let color = pos.side_to_move();
         codes.place(p, color);
         pos.place(p);
     }
     Ok(records)
+}
+
+/// The record of `pos`, a turn start whose line codes are `codes`, with the result given.
+fn turn_start_record(
+    pos: &Connect6,
+    codes: &LineCodes,
+    view_rows: &[u16],
+    result: i8,
+    game: u32,
+) -> Record {
+    let me = pos.side_to_move();
+    let against = pos.threats(me.opponent());
+    let board = Board::with_weights(pos, Weights::default());
+    let fitted = board.evaluate_facing(me, against);
+    let rows = rows_for(codes, me, view_rows)
+        .chain(rows_for(codes, me.opponent(), view_rows))
+        .collect();
+    Record {
+        result,
+        against: against.min(3) as u8,
+        stones: pos.ply() as u16,
+        fitted: fitted.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+        search: 0,
+        game,
+        rows,
+    }
 }
 
 /// A finished game: the board's size, its stones in order, the winner (`None`: a draw).
@@ -196,6 +229,9 @@ pub fn write(args: &PositionsArgs) -> Result<()> {
     if args.every == 0 || args.threads == 0 {
         bail!("--every and --threads must be at least 1");
     }
+    if args.branches > 0 && args.label_nodes == 0 {
+        bail!("--branches needs --label-nodes: positions off the games' lines have no result");
+    }
     let mut size = None;
     let rows = view_rows(args.reach);
     let (mut games, mut turn_starts) = (0u32, 0usize);
@@ -234,14 +270,23 @@ pub fn write(args: &PositionsArgs) -> Result<()> {
     let Some(size) = size else {
         bail!("no finished Connect6 game in the files given");
     };
+    let mut off_line = Vec::new();
     if args.label_nodes > 0 {
-        label(&mut kept, size, args.label_nodes, args.threads)?;
+        let how = Labelling {
+            nodes: args.label_nodes,
+            threads: args.threads,
+            branches: args.branches,
+            seed: args.seed,
+            reach: args.reach,
+            view_rows: &rows,
+        };
+        off_line = label(&mut kept, size, &how)?;
     }
     let mut out = Vec::new();
-    for (r, _) in &kept {
+    for r in kept.iter().map(|(r, _)| r).chain(&off_line) {
         r.to_bytes(&mut out);
     }
-    let records = kept.len();
+    let records = kept.len() + off_line.len();
     let mut file =
         std::fs::File::create(&args.out).with_context(|| format!("{}", args.out.display()))?;
     file.write_all(MAGIC)?;
@@ -251,7 +296,8 @@ pub fn write(args: &PositionsArgs) -> Result<()> {
     }
     file.write_all(&out)?;
     eprintln!(
-        "{records} positions of {games} games ({size}x{size}, reach {}) to {}",
+        "{records} positions ({} off the games' lines) of {games} games ({size}x{size}, reach {}) to {}",
+        off_line.len(),
         args.reach,
         args.out.display()
     );
@@ -260,8 +306,12 @@ pub fn write(args: &PositionsArgs) -> Result<()> {
 
 /// The search's value of a position for its side to move, in search units within an i16.
 pub fn search_value(engine: &mut Connect6Engine, pos: &Connect6, nodes: u64) -> i16 {
-    let analysis = engine.analyse(pos, Limits::iterations(nodes));
-    let v = analysis.value.unwrap_or(0);
+    stored_value(engine.analyse(pos, Limits::iterations(nodes)).value)
+}
+
+/// A search's value (`None`: none given) as the records store it.
+fn stored_value(value: Option<i32>) -> i16 {
+    let v = value.unwrap_or(0);
     if v > WIN_BOUND {
         i16::MAX
     } else if v < -WIN_BOUND {
@@ -271,42 +321,112 @@ pub fn search_value(engine: &mut Connect6Engine, pos: &Connect6, nodes: u64) -> 
     }
 }
 
+/// How the kept positions are searched: nodes a search, threads at once, branches a position
+/// (see the module's notes), the branches' seed, and the codes' reach with its `view_rows`.
+struct Labelling<'a> {
+    nodes: u64,
+    threads: usize,
+    branches: usize,
+    seed: u64,
+    reach: usize,
+    view_rows: &'a [u16],
+}
+
 /// Searches every kept position, `threads` at a time, each thread with its own engine, and
-/// stores the values; reports progress on standard error.
-fn label(kept: &mut [(Record, Vec<Stone>)], size: usize, nodes: u64, threads: usize) -> Result<()> {
+/// stores the values; returns the labelled positions off the games' lines (`branches`);
+/// reports progress on standard error.
+fn label(kept: &mut [(Record, Vec<Stone>)], size: usize, how: &Labelling) -> Result<Vec<Record>> {
     let rules = Connect6Rules::with_size(size).context("board size")?;
     let started = std::time::Instant::now();
     let total = kept.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let chunk = total.div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        for part in kept.chunks_mut(chunk) {
-            let done = &done;
-            scope.spawn(move || {
-                let mut engine = Connect6Engine::new(Connect6Config {
-                    variety: 0,
-                    prepared: false,
-                    focus: false,
-                    ..Connect6Config::default()
-                });
-                for (record, stones) in part.iter_mut() {
-                    let mut pos = Connect6::new(rules);
-                    for &p in stones.iter() {
-                        pos.place(p);
+    let chunk = total.div_ceil(how.threads).max(1);
+    let branches = std::thread::scope(|scope| {
+        let workers: Vec<_> = kept
+            .chunks_mut(chunk)
+            .map(|part| {
+                let done = &done;
+                scope.spawn(move || {
+                    let mut engine = Connect6Engine::new(Connect6Config {
+                        variety: 0,
+                        prepared: false,
+                        focus: false,
+                        ..Connect6Config::default()
+                    });
+                    let mut off_line = Vec::new();
+                    for (record, stones) in part.iter_mut() {
+                        let mut pos = Connect6::new(rules);
+                        for &p in stones.iter() {
+                            pos.place(p);
+                        }
+                        let analysis = engine.analyse(&pos, Limits::iterations(how.nodes));
+                        record.search = stored_value(analysis.value);
+                        let seed = how.seed ^ ((record.game as u64) << 16 | record.stones as u64);
+                        let mut rng = SmallRng::seed_from_u64(seed);
+                        for turn in branch_turns(&analysis.ranked, how.branches, &mut rng) {
+                            if let Some((mut r, after)) = branch_record(stones, turn, size, how) {
+                                r.game = record.game;
+                                r.search = search_value(&mut engine, &after, how.nodes);
+                                off_line.push(r);
+                            }
+                        }
+                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        if n.is_multiple_of(1000) {
+                            eprintln!(
+                                "{n} of {total} positions searched, {:.0} s",
+                                started.elapsed().as_secs_f64()
+                            );
+                        }
                     }
-                    record.search = search_value(&mut engine, &pos, nodes);
-                    let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                    if n.is_multiple_of(1000) {
-                        eprintln!(
-                            "{n} of {total} positions searched, {:.0} s",
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
-                }
-            });
-        }
+                    off_line
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a labelling thread panicked"))
+            .collect()
     });
-    Ok(())
+    Ok(branches)
+}
+
+/// Up to `count` different turns drawn from the best `BRANCH_CHOICES` of `ranked`.
+fn branch_turns<'a>(
+    ranked: &'a [Vec<Stone>],
+    count: usize,
+    rng: &mut SmallRng,
+) -> Vec<&'a [Stone]> {
+    let choices = ranked.len().min(BRANCH_CHOICES);
+    rand::seq::index::sample(rng, choices, count.min(choices))
+        .into_iter()
+        .map(|i| ranked[i].as_slice())
+        .collect()
+}
+
+/// The record of the turn start after `stones` and then the whole turn `turn`, its result
+/// unknown, with the position; `None` where the turn ends the game or is not a whole legal
+/// turn.
+fn branch_record(
+    stones: &[Stone],
+    turn: &[Stone],
+    size: usize,
+    how: &Labelling,
+) -> Option<(Record, Connect6)> {
+    let rules = Connect6Rules::with_size(size)?;
+    let mut pos = Connect6::new(rules);
+    let mut codes = LineCodes::new(size, how.reach);
+    for &p in stones.iter().chain(turn) {
+        if pos.winner().is_some() || (p as usize) >= size * size || pos.color_at(p).is_some() {
+            return None;
+        }
+        codes.place(p, pos.side_to_move());
+        pos.place(p);
+    }
+    if pos.winner().is_some() || pos.stones_left_in_turn() != 2 {
+        return None;
+    }
+    let record = turn_start_record(&pos, &codes, how.view_rows, UNKNOWN_RESULT, 0);
+    Some((record, pos))
 }
 
 #[cfg(test)]
@@ -402,6 +522,8 @@ mod tests {
             reach: 2,
             label_nodes: 0,
             every: 1,
+            branches: 0,
+            seed: 1,
             threads: 1,
             games: vec![games.clone()],
         };
@@ -447,6 +569,45 @@ mod tests {
             i16::from_le_bytes(bytes[at..at + 2].try_into().unwrap()),
             i16::MAX
         );
+        // Two branches from each labelled turn start (the last one won at once has none to
+        // search): after the on-line records come the off-line ones, two stones further on,
+        // result unknown, labelled, numbered with their game.
+        let branched = PositionsArgs {
+            branches: 2,
+            threads: 2,
+            out: dir.join("branched.c6d"),
+            ..labelled.clone()
+        };
+        write(&branched).unwrap();
+        let bytes = std::fs::read(&branched.out).unwrap();
+        let count = (bytes.len() - HEADER_SIZE) / record;
+        assert!(count > 3 && count <= 3 + 2 * 3, "{count} records");
+        let head = |i: usize| &bytes[HEADER_SIZE + i * record..HEADER_SIZE + i * record + 12];
+        let sources = [1u16, 5, 9];
+        for i in 3..count {
+            let h = head(i);
+            assert_eq!(h[0] as i8, UNKNOWN_RESULT);
+            let stones = u16::from_le_bytes([h[2], h[3]]);
+            assert!(sources.contains(&(stones - 2)), "{stones} stones");
+            assert_eq!(u32::from_le_bytes(h[8..12].try_into().unwrap()), 0);
+        }
+        // The same seed, the same branches; the threads do not change them.
+        let again = PositionsArgs {
+            threads: 1,
+            out: dir.join("again.c6d"),
+            ..branched.clone()
+        };
+        write(&again).unwrap();
+        assert_eq!(std::fs::read(&again.out).unwrap(), bytes);
+        let err = format!(
+            "{:#}",
+            write(&PositionsArgs {
+                label_nodes: 0,
+                ..branched.clone()
+            })
+            .unwrap_err()
+        );
+        assert!(err.contains("--branches needs --label-nodes"), "{err}");
         std::fs::write(&games, line("rules", &[(0, 9), (19, 3)])).unwrap();
         let err = format!("{:#}", write(&args).unwrap_err());
         assert!(

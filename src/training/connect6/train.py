@@ -6,7 +6,8 @@ the sum of one table row per cell and direction (an EmbeddingBag over the rows t
 hold; blank views read a zero row past the table's end), clipped to 0..1; the two sums (side to move's first) and the threats against the side to
 move, one-hot, through a hidden layer of rectified units to a logit; plus the fitted
 evaluation's logit times a learned scale. Loss: the log-loss of the game's result for the side
-to move (a draw counts a half).
+to move (a draw counts a half), or of the labelling search's value (--search-mix; always for
+the positions off the games' lines, whose result is not known).
 
 Seeded (weights and batches), resumable (OUT.ckpt after every epoch: run again with the same
 --out and more --epochs to carry on), holding out every K-th game (--holdout-every) to report
@@ -31,6 +32,10 @@ RECORD_HEAD = 12
 HEADER = 24
 UNITS_PER_LOGIT = 190.0
 EXTRA = 3
+# The result of a position off the game's line (positions.rs, --branches).
+UNKNOWN_RESULT = 2
+# The engine keeps the table in 16-bit fixed point and refuses entries beyond this (model.rs).
+TABLE_LIMIT = 1.99
 
 
 def half_codes(reach):
@@ -144,10 +149,13 @@ SEARCH_SCALE = 0.309 / 190.0
 
 
 def tensors(data, idx, mix=None):
+    """Rows, threats, fitted values and targets of the records idx. Positions off the games'
+    lines (result 2: not known) always take the search's value as their target."""
     mix = SEARCH_MIX if mix is None else mix
-    result = (data["result"][idx] + 1.0) / 2.0
+    known = data["result"][idx] != UNKNOWN_RESULT
+    result = np.where(known, (data["result"][idx] + 1.0) / 2.0, 0.5).astype(np.float32)
     search = 1.0 / (1.0 + np.exp(-data["search"][idx] * SEARCH_SCALE))
-    m = np.where(data["labelled"][idx], mix, 0.0).astype(np.float32)
+    m = np.where(data["labelled"][idx], np.where(known, mix, 1.0), 0.0).astype(np.float32)
     return (
         torch.from_numpy(data["rows"][idx].astype(np.int64)),
         torch.from_numpy(data["against"][idx]),
@@ -233,16 +241,20 @@ def main():
     start = time.time()
     reach, size, data = read_records(args.data)
     held = data["game"] % args.holdout_every == 0
+    known = data["result"] != UNKNOWN_RESULT
     train_idx, test_idx = np.nonzero(~held)[0], np.nonzero(held)[0]
-    print(f"{len(held)} positions of {len(np.unique(data['game']))} games, reach {reach}, "
+    # The losses against results are taken on the games' own positions only.
+    known_train, known_test = train_idx[known[train_idx]], test_idx[known[test_idx]]
+    print(f"{len(held)} positions of {len(np.unique(data['game']))} games "
+          f"({int((~known).sum())} off the games' lines), reach {reach}, "
           f"{size}x{size}: {len(train_idx)} to train, {len(test_idx)} held out", flush=True)
-    base, scale = calibrated_fitted(data, train_idx, test_idx)
+    base, scale = calibrated_fitted(data, known_train, known_test)
     print(f"the fitted evaluation alone, its scale ({scale:.3f}) and a bias per threat count "
           f"fitted: held-out log-loss {base:.4f}", flush=True)
-    if data["labelled"][test_idx].all() and len(test_idx):
+    if data["labelled"][known_test].all() and len(known_test):
         with torch.no_grad():
-            _, _, _, result = tensors(data, test_idx, mix=0.0)
-            _, _, _, search = tensors(data, test_idx, mix=1.0)
+            _, _, _, result = tensors(data, known_test, mix=0.0)
+            _, _, _, search = tensors(data, known_test, mix=1.0)
             loss = F.binary_cross_entropy(search.clamp(1e-6, 1 - 1e-6), result).item()
         print(f"the labelling search's values as win rates: held-out log-loss {loss:.4f}",
               flush=True)
@@ -268,10 +280,13 @@ def main():
             opt.zero_grad()
             loss.backward()
             opt.step()
+            with torch.no_grad():
+                net.table.weight.clamp_(-TABLE_LIMIT, TABLE_LIMIT)
             total, n = total + loss.item(), n + 1
         epoch += 1
         net.eval()
-        result_loss, fitted_loss, held_loss = log_loss(net, data, test_idx)
+        result_loss, fitted_loss, _ = log_loss(net, data, known_test)
+        held_loss = log_loss(net, data, test_idx)[2]
         print(f"epoch {epoch}: train {total / max(n, 1):.4f}, held out {held_loss:.4f} "
               f"(against the results {result_loss:.4f}, the fitted evaluation as it is "
               f"{fitted_loss:.4f}), scale {net.fitted_scale.item():.3f}, "
