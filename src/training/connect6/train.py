@@ -36,6 +36,8 @@ EXTRA = 3
 UNKNOWN_RESULT = 2
 # The engine keeps the table in 16-bit fixed point and refuses entries beyond this (model.rs).
 TABLE_LIMIT = 1.99
+# A labelling search's proved win or loss (positions.rs stores them at +-32,767).
+PROVED = 32767
 
 
 def half_codes(reach):
@@ -148,19 +150,24 @@ SEARCH_MIX = 0.0
 SEARCH_SCALE = 0.309 / 190.0
 
 
-def tensors(data, idx, mix=None):
-    """Rows, threats, fitted values and targets of the records idx. Positions off the games'
-    lines (result 2: not known) always take the search's value as their target."""
+def targets(data, idx, mix=None):
+    """The training targets of the records idx, as win rates. Positions off the games' lines
+    (result 2: not known) always take the search's value."""
     mix = SEARCH_MIX if mix is None else mix
     known = data["result"][idx] != UNKNOWN_RESULT
     result = np.where(known, (data["result"][idx] + 1.0) / 2.0, 0.5).astype(np.float32)
     search = 1.0 / (1.0 + np.exp(-data["search"][idx] * SEARCH_SCALE))
     m = np.where(data["labelled"][idx], np.where(known, mix, 1.0), 0.0).astype(np.float32)
+    return torch.from_numpy((m * search + (1.0 - m) * result).astype(np.float32))
+
+
+def tensors(data, idx, mix=None):
+    """Rows, threats, fitted values and targets of the records idx."""
     return (
         torch.from_numpy(data["rows"][idx].astype(np.int64)),
         torch.from_numpy(data["against"][idx]),
         torch.from_numpy(data["fitted"][idx]),
-        torch.from_numpy((m * search + (1.0 - m) * result).astype(np.float32)),
+        targets(data, idx, mix),
     )
 
 
@@ -182,15 +189,15 @@ def log_loss(net, data, idx, batch=1024):
     return total / n, fitted_total / n, target_total / n
 
 
-def calibrated_fitted(data, train_idx, test_idx):
+def calibrated_fitted(data, train_idx, test_idx, mix=0.0):
     """The held-out log-loss of the fitted evaluation alone, given its best scale and a bias per
-    count of threats against the side to move (fitted on the training games): the baseline the
-    network must beat, fairer than the raw value, whose scale was set on other games."""
+    count of threats against the side to move (fitted on the training games), against the
+    results (mix 0) or the training target: the baseline the network must beat, fairer than the
+    raw value, whose scale was set on other games."""
     def inputs(idx):
         f = torch.from_numpy(data["fitted"][idx]) / UNITS_PER_LOGIT
         a = F.one_hot(torch.from_numpy(data["against"][idx]).clamp(max=2), EXTRA).float()
-        t = torch.from_numpy((data["result"][idx] + 1.0) / 2.0)
-        return f, a, t
+        return f, a, targets(data, idx, mix)
     f, a, t = inputs(train_idx)
     w = torch.zeros(1 + EXTRA, requires_grad=True)
     opt = torch.optim.LBFGS([w], max_iter=200)
@@ -226,6 +233,10 @@ def main():
     ap.add_argument("--search-scale", type=float, default=SEARCH_SCALE, metavar="S",
                     help="the search's value v counts as the win rate 1/(1+exp(-S v)) "
                          "[0.309/190: the fitted evaluation's calibration on self-play]")
+    ap.add_argument("--skip-proved", action="store_true",
+                    help="leave out the positions the labelling search proved won or lost: the "
+                         "search proves those itself, and they swamp the quiet ones the "
+                         "evaluation is for")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--keep-best", action="store_true",
@@ -242,15 +253,24 @@ def main():
     reach, size, data = read_records(args.data)
     held = data["game"] % args.holdout_every == 0
     known = data["result"] != UNKNOWN_RESULT
-    train_idx, test_idx = np.nonzero(~held)[0], np.nonzero(held)[0]
+    keep = np.ones(len(held), dtype=bool)
+    if args.skip_proved:
+        keep = ~(data["labelled"] & (np.abs(data["search"]) >= PROVED))
+    train_idx, test_idx = np.nonzero(~held & keep)[0], np.nonzero(held & keep)[0]
     # The losses against results are taken on the games' own positions only.
     known_train, known_test = train_idx[known[train_idx]], test_idx[known[test_idx]]
     print(f"{len(held)} positions of {len(np.unique(data['game']))} games "
-          f"({int((~known).sum())} off the games' lines), reach {reach}, "
+          f"({int((~known).sum())} off the games' lines, {int((~keep).sum())} proved and "
+          f"left out), reach {reach}, "
           f"{size}x{size}: {len(train_idx)} to train, {len(test_idx)} held out", flush=True)
     base, scale = calibrated_fitted(data, known_train, known_test)
     print(f"the fitted evaluation alone, its scale ({scale:.3f}) and a bias per threat count "
           f"fitted: held-out log-loss {base:.4f}", flush=True)
+    if args.search_mix > 0:
+        # The number to beat: what the network adds to the fitted evaluation shows against it.
+        base, scale = calibrated_fitted(data, train_idx, test_idx, mix=None)
+        print(f"the same fitted to the training target (scale {scale:.3f}): held-out log-loss "
+              f"{base:.4f} against the target", flush=True)
     if data["labelled"][known_test].all() and len(known_test):
         with torch.no_grad():
             _, _, _, result = tensors(data, known_test, mix=0.0)
