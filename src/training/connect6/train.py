@@ -34,8 +34,6 @@ UNITS_PER_LOGIT = 190.0
 EXTRA = 3
 # The result of a position off the game's line (positions.rs, --branches).
 UNKNOWN_RESULT = 2
-# The engine keeps the table in 16-bit fixed point and refuses entries beyond this (model.rs).
-TABLE_LIMIT = 1.99
 # A labelling search's proved win or loss (positions.rs stores them at +-32,767).
 PROVED = 32767
 
@@ -300,8 +298,6 @@ def main():
             opt.zero_grad()
             loss.backward()
             opt.step()
-            with torch.no_grad():
-                net.table.weight.clamp_(-TABLE_LIMIT, TABLE_LIMIT)
             total, n = total + loss.item(), n + 1
         epoch += 1
         net.eval()

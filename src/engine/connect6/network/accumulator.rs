@@ -27,8 +27,8 @@ impl Accumulator {
             for p in 0..(size * size) as Stone {
                 for dir in 0..4 {
                     let row = net.row(net.row_of(codes.code_for(p, dir, side)));
-                    for (s, &r) in sum.iter_mut().zip(row) {
-                        *s += r as i32;
+                    for (s, r) in sum.iter_mut().zip(row) {
+                        *s += r;
                     }
                 }
             }
@@ -93,8 +93,8 @@ impl Accumulator {
         for (o, n) in old.rows[..old.count].iter().zip(&new.rows[..new.count]) {
             for (s, sum) in self.sums.iter_mut().enumerate() {
                 let (out, into) = (net.row(o[s]), net.row(n[s]));
-                for ((x, &a), &b) in sum.iter_mut().zip(out).zip(into) {
-                    *x += b as i32 - a as i32;
+                for ((x, a), b) in sum.iter_mut().zip(out).zip(into) {
+                    *x += b - a;
                 }
             }
         }

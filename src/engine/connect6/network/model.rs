@@ -109,11 +109,9 @@ pub struct Network {
     /// The fitted evaluation's logit counts this much in the output.
     pub fitted_scale: f32,
     /// The table in fixed point (`FIXED` to 1), which the accumulators add and subtract: sums
-    /// of integers come back exactly when a stone is taken back, however long the search. In
-    /// 16 bits: the rows a stone swaps are read at random from the whole table, and half the
-    /// bytes keep more of it in the cache (`TABLE_LIMIT` bounds the entries).
+    /// of integers come back exactly when a stone is taken back, however long the search.
     /// One more row than the table, of zeros: the blank views' (`is_blank`).
-    pub fixed: Vec<i16>,
+    pub fixed: Vec<i32>,
     /// Per line code (`LineCodes::code_for`, below `line_codes(reach)`): its row (`view_row`),
     /// looked up rather than worked out, since the accumulators need one for every view a stone
     /// touches.
@@ -138,10 +136,7 @@ impl std::fmt::Debug for Network {
 pub const MAX_DIM: usize = 64;
 
 /// The table's fixed-point unit.
-pub const FIXED: f32 = 16384.0;
-/// The largest table entry a file may hold, so that it fits 16 bits in fixed point (trained
-/// tables stay within 0.6; the trainer clips its table to this).
-pub const TABLE_LIMIT: f32 = 1.99;
+pub const FIXED: f32 = 65536.0;
 
 impl Network {
     /// Floats of the payload for these sizes.
@@ -173,7 +168,7 @@ impl Network {
     }
 
     /// The row of the fixed-point table for `row`.
-    pub fn row(&self, row: u32) -> &[i16] {
+    pub fn row(&self, row: u32) -> &[i32] {
         let start = row as usize * self.dim;
         &self.fixed[start..start + self.dim]
     }
@@ -189,7 +184,7 @@ impl Network {
         self.fixed = self
             .table
             .iter()
-            .map(|v| (v * FIXED).round() as i16)
+            .map(|v| (v * FIXED).round() as i32)
             .collect();
         self.fixed.extend(std::iter::repeat_n(0, self.dim));
         let halves = half_codes(self.reach);
@@ -330,10 +325,7 @@ impl Network {
             swapped: Vec::new(),
         };
         let finite = |v: &f32| v.is_finite();
-        if !(net
-            .table
-            .iter()
-            .all(|v| v.is_finite() && v.abs() <= TABLE_LIMIT)
+        if !(net.table.iter().all(|v| v.is_finite() && v.abs() < 1000.0)
             && net
                 .bias
                 .iter()
@@ -345,7 +337,7 @@ impl Network {
             && finite(&net.fitted_scale))
         {
             return Err(format!(
-                "{name}: a weight is not a finite number (or a table entry is beyond {TABLE_LIMIT})"
+                "{name}: a weight is not a finite number (or a table entry is beyond 1000)"
             ));
         }
         Ok(net.with_fixed())

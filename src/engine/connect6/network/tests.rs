@@ -2,7 +2,7 @@
 
 use super::accumulator::Accumulator;
 use super::codes::{half_codes, LineCodes};
-use super::model::{table_row, table_rows, Network, EXTRA, FIXED, HEADER_SIZE, TABLE_LIMIT};
+use super::model::{table_row, table_rows, Network, EXTRA, HEADER_SIZE};
 use crate::game::connect6::Stone;
 use crate::game::Color;
 use rand::rngs::SmallRng;
@@ -156,16 +156,6 @@ fn a_network_file_reads_back_and_damage_is_refused() {
     reach[12] = 5;
     assert!(Network::parse(&reach, "n").unwrap_err().contains("reach"));
     assert!(Network::parse(b"SBC6", "n").is_err());
-    // A table entry beyond what 16-bit fixed point holds is refused, one within it read.
-    for (entry, ok) in [(TABLE_LIMIT, true), (-TABLE_LIMIT, true), (2.5, false)] {
-        let mut big = net.clone();
-        big.table[3] = entry;
-        let read = Network::parse(&big.to_bytes(), "n");
-        assert_eq!(read.is_ok(), ok, "{entry}: {read:?}");
-        if let Ok(read) = read {
-            assert_eq!(read.row(0)[3], (entry * FIXED).round() as i16);
-        }
-    }
 }
 
 /// The trainer's logits for positions of real games (`test_vectors/connect6/network`, written
