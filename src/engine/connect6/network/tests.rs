@@ -244,3 +244,52 @@ fn blank_views_read_the_zero_row() {
         }
     }
 }
+
+/// A network whose learned part says nothing (output weights and bias zero) and whose fitted
+/// scale undoes the output's units values every position as the fitted evaluation does, to the
+/// unit: the search's plumbing adds no bias of its own, and what a trained network changes is
+/// its judgement alone.
+#[test]
+fn a_network_that_adds_nothing_values_as_the_fitted_evaluation() {
+    use super::model::{OUTPUT_UNITS_PER_LOGIT, UNITS_PER_LOGIT};
+    use crate::engine::connect6::board::{Board, Weights};
+    use crate::game::connect6::{Connect6, Connect6Rules};
+    use crate::game::Game;
+    use std::sync::Arc;
+    let mut net = Network::random(4, 8, 16, 3);
+    net.w2.iter_mut().for_each(|w| *w = 0.0);
+    net.b2 = 0.0;
+    net.fitted_scale = UNITS_PER_LOGIT / OUTPUT_UNITS_PER_LOGIT;
+    let net = Arc::new(net);
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut pos = Connect6::new(Connect6Rules::with_size(19).unwrap());
+    let mut compared = 0;
+    while pos.winner().is_none() && pos.ply() < 40 {
+        let me = pos.side_to_move();
+        let against = pos.threats(me.opponent());
+        let plain = Board::with_weights(&pos, Weights::default());
+        let netted = plain.clone().with_network(Arc::clone(&net), true);
+        for color in [me, me.opponent()] {
+            let (want, got) = (
+                plain.evaluate_facing(color, against),
+                netted.evaluate_facing(color, against),
+            );
+            assert!(
+                (want - got).abs() <= 1,
+                "ply {}: {want} against {got}",
+                pos.ply()
+            );
+            assert!((netted.order_value(color) - want).abs() <= 1);
+        }
+        compared += 1;
+        // Stones near the centre, so that lines form and the values move.
+        loop {
+            let p = (rng.gen_range(5..14) * 19 + rng.gen_range(5..14)) as Stone;
+            if pos.color_at(p).is_none() {
+                pos.place(p);
+                break;
+            }
+        }
+    }
+    assert!(compared >= 20, "{compared} positions");
+}
