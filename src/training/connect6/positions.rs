@@ -17,8 +17,9 @@
 //! game's line: one of the labelling search's other root turns (drawn at random among its best
 //! eight, seeded by the game and the turn) is played, and the opponent's turn start that
 //! follows is searched like the rest. The search meets such positions (after a turn no game
-//! would play) far more often than the games' own; a network that never saw them judges them
-//! badly. Their result is not known: they store 2 there.
+//! would play) far more often than the games' own, so a network should see some; at one branch
+//! per turn start they bought no strength measured at equal nodes (docs/connect6-network.md,
+//! stop 102). Their result is not known: they store 2 there.
 //!
 //! File layout (little-endian): the magic `SBC6DATA`; the format version (2), the codes'
 //! reach, the board's size and the nodes of the labelling searches (0: none) (u32 each); then
