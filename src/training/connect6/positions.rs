@@ -365,7 +365,7 @@ fn label(kept: &mut [(Record, Vec<Stone>)], size: usize, how: &Labelling) -> Res
                         let seed = how.seed ^ ((record.game as u64) << 16 | record.stones as u64);
                         let mut rng = SmallRng::seed_from_u64(seed);
                         for turn in branch_turns(&analysis.ranked, how.branches, &mut rng) {
-                            if let Some((mut r, after)) = branch_record(stones, turn, size, how) {
+                            if let Some((mut r, after)) = branch_record(&pos, turn, how) {
                                 r.game = record.game;
                                 r.search = search_value(&mut engine, &after, how.nodes);
                                 off_line.push(r);
@@ -404,30 +404,27 @@ fn branch_turns<'a>(
         .collect()
 }
 
-/// The record of the turn start after `stones` and then the whole turn `turn`, its result
-/// unknown, with the position; `None` where the turn ends the game or is not a whole legal
-/// turn.
-fn branch_record(
-    stones: &[Stone],
-    turn: &[Stone],
-    size: usize,
-    how: &Labelling,
-) -> Option<(Record, Connect6)> {
-    let rules = Connect6Rules::with_size(size)?;
-    let mut pos = Connect6::new(rules);
-    let mut codes = LineCodes::new(size, how.reach);
-    for &p in stones.iter().chain(turn) {
-        if pos.winner().is_some() || (p as usize) >= size * size || pos.color_at(p).is_some() {
+/// The record of the turn start after the turn start `pos` and then the whole turn `turn`,
+/// its result unknown, with the position; `None` where the turn ends the game or is not a
+/// whole legal turn.
+fn branch_record(pos: &Connect6, turn: &[Stone], how: &Labelling) -> Option<(Record, Connect6)> {
+    let mut after = pos.clone();
+    for &p in turn {
+        if after.winner().is_some() || (p as usize) >= after.points() || after.color_at(p).is_some()
+        {
             return None;
         }
-        codes.place(p, pos.side_to_move());
-        pos.place(p);
+        after.place(p);
     }
-    if pos.winner().is_some() || pos.stones_left_in_turn() != 2 {
+    if after.winner().is_some() || after.stones_left_in_turn() != 2 {
         return None;
     }
-    let record = turn_start_record(&pos, &codes, how.view_rows, UNKNOWN_RESULT, 0);
-    Some((record, pos))
+    let placed: Vec<(Stone, Color)> = (0..after.points() as Stone)
+        .filter_map(|p| after.color_at(p).map(|c| (p, c)))
+        .collect();
+    let codes = LineCodes::of_stones(after.size(), how.reach, &placed);
+    let record = turn_start_record(&after, &codes, how.view_rows, UNKNOWN_RESULT, 0);
+    Some((record, after))
 }
 
 #[cfg(test)]

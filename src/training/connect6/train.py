@@ -170,21 +170,26 @@ def tensors(data, idx, mix=None):
 
 
 def log_loss(net, data, idx, batch=1024):
-    """Held-out log-losses: against the game results alone, of the fitted evaluation as it is
-    against them, and against the training target (results mixed with the search's values)."""
-    total, fitted_total, target_total = 0.0, 0.0, 0.0
+    """Held-out log-losses, in one pass: against the game results (over the games' own
+    positions: those off the lines have none), of the fitted evaluation as it is against them,
+    and against the training target (over all)."""
+    total, fitted_total, target_total, known_n = 0.0, 0.0, 0.0, 0
     with torch.no_grad():
         for i in range(0, len(idx), batch):
-            rows, against, fitted, result = tensors(data, idx[i:i + batch], mix=0.0)
-            target = tensors(data, idx[i:i + batch])[3]
+            part = idx[i:i + batch]
+            rows, against, fitted, target = tensors(data, part)
+            result = targets(data, part, mix=0.0)
+            known = torch.from_numpy(data["result"][part] != UNKNOWN_RESULT)
             logits = net(rows, against, fitted)
-            total += F.binary_cross_entropy_with_logits(logits, result, reduction="sum").item()
             target_total += F.binary_cross_entropy_with_logits(
                 logits, target, reduction="sum").item()
+            total += F.binary_cross_entropy_with_logits(
+                logits[known], result[known], reduction="sum").item()
             fitted_total += F.binary_cross_entropy_with_logits(
-                fitted / UNITS_PER_LOGIT, result, reduction="sum").item()
-    n = max(len(idx), 1)
-    return total / n, fitted_total / n, target_total / n
+                fitted[known] / UNITS_PER_LOGIT, result[known], reduction="sum").item()
+            known_n += int(known.sum())
+    n, k = max(len(idx), 1), max(known_n, 1)
+    return total / k, fitted_total / k, target_total / n
 
 
 def calibrated_fitted(data, train_idx, test_idx, mix=0.0):
@@ -271,8 +276,8 @@ def main():
               f"{base:.4f} against the target", flush=True)
     if data["labelled"][known_test].all() and len(known_test):
         with torch.no_grad():
-            _, _, _, result = tensors(data, known_test, mix=0.0)
-            _, _, _, search = tensors(data, known_test, mix=1.0)
+            result = targets(data, known_test, mix=0.0)
+            search = targets(data, known_test, mix=1.0)
             loss = F.binary_cross_entropy(search.clamp(1e-6, 1 - 1e-6), result).item()
         print(f"the labelling search's values as win rates: held-out log-loss {loss:.4f}",
               flush=True)
@@ -301,8 +306,7 @@ def main():
             total, n = total + loss.item(), n + 1
         epoch += 1
         net.eval()
-        result_loss, fitted_loss, _ = log_loss(net, data, known_test)
-        held_loss = log_loss(net, data, test_idx)[2]
+        result_loss, fitted_loss, held_loss = log_loss(net, data, test_idx)
         print(f"epoch {epoch}: train {total / max(n, 1):.4f}, held out {held_loss:.4f} "
               f"(against the results {result_loss:.4f}, the fitted evaluation as it is "
               f"{fitted_loss:.4f}), scale {net.fitted_scale.item():.3f}, "
