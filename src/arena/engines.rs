@@ -473,7 +473,7 @@ mod tests {
             Some(Budget::Time(Duration::from_millis(250)))
         );
         assert_eq!(
-            ok("engine:clock,focus=1,focus_plies=12,focus_close=5"),
+            ok("engine:clock,focus=1,focus_plies=12,focus_close=5,focus_deep=1"),
             Some(Budget::Clock(GamePlan::CONNECT6))
         );
         let err = |s: &str| Builtin::<Connect6>::from_spec("a", s, 1).err().unwrap();

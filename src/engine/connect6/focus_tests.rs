@@ -119,3 +119,31 @@ fn a_forced_turn_does_not_borrow() {
     assert_eq!(turn, ends);
     assert_eq!(budget.nodes, 0, "no search");
 }
+
+/// On the loan, alpha-beta stops at its share of the loan, or with `focus_deep` where the safety
+/// check has left just its share of the ordinary turn: a turn of 10 s and a loan of 40 s, with
+/// alpha-beta's share 0.6, leave the check 16 s of the loan, or 4 s.
+#[test]
+fn how_a_turn_on_the_loan_is_shared() {
+    let now = Instant::now();
+    let (turn, loan) = (now + Duration::from_secs(10), now + Duration::from_secs(40));
+    let stop = |focus_deep: bool| {
+        let engine = Connect6Engine::new(Connect6Config {
+            ab_share: 0.6,
+            focus_deep,
+            ..focused()
+        });
+        engine.loan_for_alpha_beta(now, turn, loan)
+    };
+    let close = |a: Instant, secs: f64| (a - now).as_secs_f64() - secs;
+    assert!(
+        close(stop(false), 24.0).abs() < 1e-6,
+        "{:?}",
+        stop(false) - now
+    );
+    assert!(
+        close(stop(true), 36.0).abs() < 1e-6,
+        "{:?}",
+        stop(true) - now
+    );
+}

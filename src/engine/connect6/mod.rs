@@ -84,6 +84,10 @@ pub struct Connect6Config {
     pub focus_plies: usize,
     /// With `focus`, the margin within which the best two root turns make a turn undecided.
     pub focus_close: i32,
+    /// With `focus`, how a turn on the loan is shared: true, the safety check keeps only its
+    /// share of the ordinary turn and alpha-beta may run until then; false, both take their
+    /// shares of the loan as of a turn (the safety check rarely needs even the turn's share).
+    pub focus_deep: bool,
     /// A fall of the root value this large between iterations of the same parity marks the
     /// turn unsettled.
     pub unsettled_drop: i32,
@@ -136,6 +140,8 @@ impl Default for Connect6Config {
             focus: true,
             focus_plies: FOCUS_PLIES,
             focus_close: FOCUS_CLOSE,
+            // Measured without a gain (stop 103 in docs/experiments/connect6.md): off.
+            focus_deep: false,
             unsettled_drop: UNSETTLED_DROP,
             max_depth: 12,
             table_bits: 18,
@@ -321,7 +327,10 @@ impl Connect6Engine {
             .limits()
             .stretch_to
             .filter(|&t| self.config.focus && saved.is_some_and(|s| t > s));
-        let loan_share = share_of_time_left(loan, self.config.ab_share);
+        let now = Instant::now();
+        let loan_share = loan
+            .zip(saved)
+            .map(|(loan, turn)| self.loan_for_alpha_beta(now, turn, loan));
         budget.set_deadline(share_of_time_left(saved, self.config.ab_share));
         let t1 = Instant::now();
         let first = self.alpha_beta(&mut board, moves, budget, None, loan_share);
@@ -404,6 +413,20 @@ impl Connect6Engine {
             safe = self.checked(&mut board, deeper.choice, &ranked, budget, saved);
         }
         safe
+    }
+
+    /// Where alpha-beta stops on a turn that runs on the loan (the turn's own stop `turn`, the
+    /// loan's end `loan`, from `now`): by default its share of the loan, as of an ordinary
+    /// turn; with `focus_deep`, the loan less the safety check's share of the ordinary turn,
+    /// since the check needs no more on a longer turn (it rarely needs even that).
+    fn loan_for_alpha_beta(&self, now: Instant, turn: Instant, loan: Instant) -> Instant {
+        let share = self.config.ab_share;
+        if self.config.focus_deep {
+            let check = turn.saturating_duration_since(now).mul_f64(1.0 - share);
+            (loan - check).max(now)
+        } else {
+            now + loan.saturating_duration_since(now).mul_f64(share)
+        }
     }
 
     /// `avoid_forced_loss`, with a trace line.
