@@ -15,6 +15,7 @@ use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::game::connect6::{Connect6, Connect6Rules, Stone};
 use crate::game::{Color, Game};
 use crate::search::clock::Limits;
+use crate::training::connect6::positions::parse_game;
 use clap::{Args, ValueEnum};
 use std::fs::{self, OpenOptions};
 use std::io::Write;
@@ -49,6 +50,12 @@ pub struct BookArgs {
     /// `black`, or `both`.
     #[arg(long, value_enum, default_value_t = BookSide::Both)]
     pub side: BookSide,
+    /// Arena game files (`stonebrain arena --out`): each turn start of their games within the
+    /// first `--turns` turns past Black's first stone, of a colour built, is searched too where
+    /// the book lacks it (the lines opponents really played, such as an engine's fixed reply
+    /// the book's own ranking did not follow).
+    #[arg(long, num_args = 1..)]
+    pub games: Vec<PathBuf>,
 }
 
 /// Whose turns a build of the book searches and follows.
@@ -160,6 +167,24 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
             level = next;
         }
     }
+    for pos in played_positions(args)? {
+        let (k, sym) = key(&pos);
+        if book.get(args.size, &k).is_some() {
+            known += 1;
+            continue;
+        }
+        let entry = search(&pos, sym, args.seconds);
+        let line = entry.line(args.size, &k);
+        writeln!(file, "{line}")
+            .and_then(|_| file.flush())
+            .map_err(|e| format!("{name}: {e}"))?;
+        searched += 1;
+        eprintln!(
+            "book: {searched} searched ({:.0} s, from the games): {line}",
+            start.elapsed().as_secs_f64()
+        );
+        book.insert(args.size, k, entry);
+    }
     eprintln!(
         "book: done: {searched} positions searched, {known} already in {name}, {} in all, {:.0} s",
         book.len(),
@@ -201,6 +226,53 @@ fn first_stones(args: &BookArgs, rules: Connect6Rules) -> Result<Vec<Connect6>, 
         }
     }
     Ok(roots)
+}
+
+/// The turn starts of the games in `--games` that the book is built for: on `--size`'s board,
+/// within the first `--turns` turns past Black's first stone, with a colour of `--side` to
+/// move, each once up to symmetry, in the order the games play them. Games of other kinds, on
+/// other boards, or that did not end by the rules (a time loss, an illegal stone) are skipped.
+fn played_positions(args: &BookArgs) -> Result<Vec<Connect6>, String> {
+    let rules = Connect6Rules::with_size(args.size)
+        .ok_or_else(|| format!("--size {}: not a Connect6 board size", args.size))?;
+    let colors = args.side.colors();
+    let (mut found, mut keys) = (Vec::new(), Vec::new());
+    for path in &args.games {
+        let name = path.display().to_string();
+        let text = fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let game = parse_game(line).map_err(|e| format!("{name}:{}: {e:#}", i + 1))?;
+            let Some((_, stones, _)) = game.filter(|(size, ..)| *size == args.size) else {
+                continue;
+            };
+            let mut pos = Connect6::new(rules);
+            for &stone in &stones {
+                let past_first = pos.ply().saturating_sub(1) / 2;
+                if pos.ply() > 0 && past_first as u32 >= args.turns {
+                    break;
+                }
+                if pos.ply() > 0
+                    && pos.stones_left_in_turn() == 2
+                    && colors.contains(&pos.side_to_move())
+                {
+                    let k = key(&pos).0;
+                    if !keys.contains(&k) {
+                        keys.push(k);
+                        found.push(pos.clone());
+                    }
+                }
+                if pos.outcome().is_some() || pos.check_move(stone).is_err() {
+                    break;
+                }
+                pos.play(stone);
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// `pos` after the stones of `turn` that are legal in order (a book's turn always is; a

@@ -17,6 +17,7 @@ fn args(out: PathBuf) -> BookArgs {
         size: 19,
         first: Vec::new(),
         side: BookSide::Both,
+        games: Vec::new(),
     }
 }
 
@@ -126,4 +127,93 @@ fn bad_settings_and_a_damaged_file_are_refused() {
     let err = build(&args(damaged.clone())).unwrap_err();
     assert!(err.contains("line 1"), "{err}");
     let _ = fs::remove_file(&damaged);
+}
+
+/// One line of an arena game file with the stones at `cells` (column, row), ended as `reason`
+/// says, on a `size` board.
+fn game_line(size: usize, reason: &str, cells: &[(usize, usize)]) -> String {
+    let moves: Vec<[usize; 2]> = cells.iter().map(|&(x, y)| [x, y]).collect();
+    serde_json::json!({
+        "game": "connect6", "board_size": size, "reason": reason, "winner": "white",
+        "moves": moves,
+    })
+    .to_string()
+}
+
+/// The position after the first `n` stones of `cells` on the 19x19 board.
+fn after_stones(cells: &[(usize, usize)], n: usize) -> Connect6 {
+    let mut pos = Connect6::new(Connect6Rules::SAU);
+    for &(x, y) in &cells[..n] {
+        pos.play(pos.point(x, y));
+    }
+    pos
+}
+
+/// `--games`: a line no ranking would follow (White answers the centre in the corner) gets its
+/// turn starts of the colour built, within `--turns`, searched; a game on another board or one
+/// lost on time gives none; and a second run searches nothing.
+#[test]
+fn the_games_lines_are_booked_for_the_side_built() {
+    let corner: Vec<(usize, usize)> = (0..12)
+        .map(|i| if i == 0 { (9, 9) } else { (i - 1, i - 1) })
+        .collect();
+    let games = scratch("games");
+    let lines = [
+        game_line(19, "rules", &corner),
+        game_line(15, "rules", &[(7, 7), (0, 1), (1, 1)]),
+        game_line(19, "time", &[(9, 9), (18, 0), (18, 1)]),
+    ];
+    fs::write(&games, lines.join("\n") + "\n").unwrap();
+    let out = scratch("from-games");
+    let a = BookArgs {
+        turns: 4,
+        side: BookSide::Black,
+        games: vec![games.clone()],
+        ..args(out.clone())
+    };
+    let tree = scratch("tree-only");
+    build(&BookArgs {
+        games: Vec::new(),
+        ..a.clone()
+    })
+    .unwrap();
+    // The same tree, then the games on top of it.
+    fs::copy(&out, &tree).unwrap();
+    build(&a).unwrap();
+    let text = fs::read_to_string(&out).unwrap();
+    let book = Book::parse(&text, "test").unwrap();
+    let tree_book = Book::parse(&fs::read_to_string(&tree).unwrap(), "test").unwrap();
+    // Black's turn starts of the corner game: after 3 and 7 stones; the one after 11 is past
+    // four turns. White's (after 1, 5 and 9) are not built.
+    for n in [3, 7] {
+        let pos = after_stones(&corner, n);
+        assert!(book.turn(&pos).is_some(), "after {n} stones");
+        assert!(tree_book.turn(&pos).is_none(), "the tree alone has {n}");
+    }
+    for n in [5, 11] {
+        assert!(
+            book.turn(&after_stones(&corner, n)).is_none(),
+            "after {n} stones"
+        );
+    }
+    assert_eq!(book.len(), tree_book.len() + 2, "{text}");
+    let mut timed = Connect6::new(Connect6Rules::SAU);
+    for (x, y) in [(9, 9), (18, 0), (18, 1)] {
+        timed.play(timed.point(x, y));
+    }
+    assert!(book.turn(&timed).is_none(), "a game lost on time");
+
+    build(&a).unwrap();
+    assert_eq!(fs::read_to_string(&out).unwrap(), text);
+    let bad = scratch("bad-games");
+    fs::write(&bad, "not json\n").unwrap();
+    let err = build(&BookArgs {
+        games: vec![bad.clone()],
+        ..a
+    })
+    .unwrap_err();
+    assert!(err.contains(":1:"), "{err}");
+    for f in [games, out, tree, bad] {
+        let _ = fs::remove_file(f);
+    }
 }
