@@ -100,6 +100,8 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
         return Err(format!("--seconds {}: must be positive", args.seconds));
     }
     let roots = first_stones(args, rules)?;
+    // Read before any search, so that a bad game file is refused at once.
+    let played = played_positions(args)?;
     let name = args.out.display().to_string();
     let text = match fs::read_to_string(&args.out) {
         Ok(text) => text,
@@ -120,6 +122,27 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
         .map_err(|e| format!("{name}: {e}"))?;
     let start = Instant::now();
     let (mut searched, mut known) = (0usize, 0usize);
+    // A position's entry and the symmetry of its key: the book's, or a search's, appended to
+    // the file at once (`from` says where the position came from in the progress line).
+    let mut booked = |pos: &Connect6, from: &str| -> Result<(Entry, usize), String> {
+        let (k, sym) = key(pos);
+        if let Some(entry) = book.get(args.size, &k) {
+            known += 1;
+            return Ok((entry.clone(), sym));
+        }
+        let entry = search(pos, sym, args.seconds);
+        let line = entry.line(args.size, &k);
+        writeln!(file, "{line}")
+            .and_then(|_| file.flush())
+            .map_err(|e| format!("{name}: {e}"))?;
+        searched += 1;
+        eprintln!(
+            "book: {searched} searched ({:.0} s{from}): {line}",
+            start.elapsed().as_secs_f64()
+        );
+        book.insert(args.size, k, entry.clone());
+        Ok((entry, sym))
+    };
     for &side in args.side.colors() {
         let mut level = roots.clone();
         for _ in 0..args.turns {
@@ -128,27 +151,7 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
                 if pos.outcome().is_some() {
                     continue;
                 }
-                let (k, sym) = key(pos);
-                let entry = match book.get(args.size, &k) {
-                    Some(entry) => {
-                        known += 1;
-                        entry.clone()
-                    }
-                    None => {
-                        let entry = search(pos, sym, args.seconds);
-                        let line = entry.line(args.size, &k);
-                        writeln!(file, "{line}")
-                            .and_then(|_| file.flush())
-                            .map_err(|e| format!("{name}: {e}"))?;
-                        searched += 1;
-                        eprintln!(
-                            "book: {searched} searched ({:.0} s): {line}",
-                            start.elapsed().as_secs_f64()
-                        );
-                        book.insert(args.size, k, entry.clone());
-                        entry
-                    }
-                };
+                let (entry, sym) = booked(pos, "")?;
                 let followed = if pos.side_to_move() == side {
                     1
                 } else {
@@ -167,23 +170,8 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
             level = next;
         }
     }
-    for pos in played_positions(args)? {
-        let (k, sym) = key(&pos);
-        if book.get(args.size, &k).is_some() {
-            known += 1;
-            continue;
-        }
-        let entry = search(&pos, sym, args.seconds);
-        let line = entry.line(args.size, &k);
-        writeln!(file, "{line}")
-            .and_then(|_| file.flush())
-            .map_err(|e| format!("{name}: {e}"))?;
-        searched += 1;
-        eprintln!(
-            "book: {searched} searched ({:.0} s, from the games): {line}",
-            start.elapsed().as_secs_f64()
-        );
-        book.insert(args.size, k, entry);
+    for pos in &played {
+        booked(pos, ", from the games")?;
     }
     eprintln!(
         "book: done: {searched} positions searched, {known} already in {name}, {} in all, {:.0} s",
