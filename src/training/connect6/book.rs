@@ -101,7 +101,7 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
     }
     let roots = first_stones(args, rules)?;
     // Read before any search, so that a bad game file is refused at once.
-    let played = played_positions(args)?;
+    let played = played_positions(args, rules)?;
     let name = args.out.display().to_string();
     let text = match fs::read_to_string(&args.out) {
         Ok(text) => text,
@@ -220,9 +220,7 @@ fn first_stones(args: &BookArgs, rules: Connect6Rules) -> Result<Vec<Connect6>, 
 /// within the first `--turns` turns past Black's first stone, with a colour of `--side` to
 /// move, each once up to symmetry, in the order the games play them. Games of other kinds, on
 /// other boards, or that did not end by the rules (a time loss, an illegal stone) are skipped.
-fn played_positions(args: &BookArgs) -> Result<Vec<Connect6>, String> {
-    let rules = Connect6Rules::with_size(args.size)
-        .ok_or_else(|| format!("--size {}: not a Connect6 board size", args.size))?;
+fn played_positions(args: &BookArgs, rules: Connect6Rules) -> Result<Vec<Connect6>, String> {
     let colors = args.side.colors();
     let (mut found, mut keys) = (Vec::new(), Vec::new());
     for path in &args.games {
@@ -239,21 +237,20 @@ fn played_positions(args: &BookArgs) -> Result<Vec<Connect6>, String> {
             };
             let mut pos = Connect6::new(rules);
             for &stone in &stones {
-                let past_first = pos.ply().saturating_sub(1) / 2;
-                if pos.ply() > 0 && past_first as u32 >= args.turns {
-                    break;
-                }
-                if pos.ply() > 0
-                    && pos.stones_left_in_turn() == 2
-                    && colors.contains(&pos.side_to_move())
-                {
-                    let k = key(&pos).0;
-                    if !keys.contains(&k) {
-                        keys.push(k);
-                        found.push(pos.clone());
+                // Black's first stone is not a turn start; the turns past it are counted.
+                if let Some(past_first) = pos.ply().checked_sub(1).map(|p| p / 2) {
+                    if past_first as u32 >= args.turns {
+                        break;
+                    }
+                    if pos.stones_left_in_turn() == 2 && colors.contains(&pos.side_to_move()) {
+                        let k = key(&pos).0;
+                        if !keys.contains(&k) {
+                            keys.push(k);
+                            found.push(pos.clone());
+                        }
                     }
                 }
-                if pos.outcome().is_some() || pos.check_move(stone).is_err() {
+                if pos.check_move(stone).is_err() {
                     break;
                 }
                 pos.play(stone);

@@ -410,8 +410,7 @@ fn branch_turns<'a>(
 fn branch_record(pos: &Connect6, turn: &[Stone], how: &Labelling) -> Option<(Record, Connect6)> {
     let mut after = pos.clone();
     for &p in turn {
-        if after.winner().is_some() || (p as usize) >= after.points() || after.color_at(p).is_some()
-        {
+        if after.check_move(p).is_err() {
             return None;
         }
         after.place(p);
