@@ -56,6 +56,13 @@ pub struct BookArgs {
     /// the book's own ranking did not follow).
     #[arg(long, num_args = 1..)]
     pub games: Vec<PathBuf>,
+    /// Book learning instead of searching: the names (comma-separated) of the engines in the
+    /// `--games` files whose turns are learned. Each turn they played at a turn start within
+    /// `--turns`, for a colour built, is scored by its game's result, and the book takes the
+    /// best-scoring turn that won more than it lost, where it has no turn or its own scored
+    /// worse. The tree is not walked and nothing is searched.
+    #[arg(long, value_delimiter = ',', requires = "games")]
+    pub learn: Vec<String>,
 }
 
 /// Whose turns a build of the book searches and follows.
@@ -101,7 +108,7 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
     }
     let roots = first_stones(args, rules)?;
     // Read before any search, so that a bad game file is refused at once.
-    let played = played_positions(args, rules)?;
+    let games = read_games(args)?;
     let name = args.out.display().to_string();
     let text = match fs::read_to_string(&args.out) {
         Ok(text) => text,
@@ -120,6 +127,14 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
         .append(true)
         .open(&args.out)
         .map_err(|e| format!("{name}: {e}"))?;
+    if !args.learn.is_empty() {
+        let written = learn::append(args, rules, &games, &mut book, &mut file, &name)?;
+        eprintln!(
+            "book: done: {written} turns learned from the games, {} positions in {name}",
+            book.len()
+        );
+        return Ok(());
+    }
     let start = Instant::now();
     let (mut searched, mut known) = (0usize, 0usize);
     // A position's entry and the symmetry of its key: the book's, or a search's, appended to
@@ -170,7 +185,7 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
             level = next;
         }
     }
-    for pos in &played {
+    for pos in &played_positions(args, rules, &games) {
         booked(pos, ", from the games")?;
     }
     eprintln!(
@@ -216,13 +231,19 @@ fn first_stones(args: &BookArgs, rules: Connect6Rules) -> Result<Vec<Connect6>, 
     Ok(roots)
 }
 
-/// The turn starts of the games in `--games` that the book is built for: on `--size`'s board,
-/// within the first `--turns` turns past Black's first stone, with a colour of `--side` to
-/// move, each once up to symmetry, in the order the games play them. Games of other kinds, on
-/// other boards, or that did not end by the rules (a time loss, an illegal stone) are skipped.
-fn played_positions(args: &BookArgs, rules: Connect6Rules) -> Result<Vec<Connect6>, String> {
-    let colors = args.side.colors();
-    let (mut found, mut keys) = (Vec::new(), Vec::new());
+/// A game of the `--games` files on `--size`'s board that ended by the rules.
+struct PlayedGame {
+    stones: Vec<Stone>,
+    winner: Option<Color>,
+    /// Black's and White's names (empty where the file has none).
+    names: [String; 2],
+}
+
+/// The games of the `--games` files on `--size`'s board that ended by the rules, in order.
+/// Games of other kinds, on other boards, or that did not end by the rules (a time loss, an
+/// illegal stone) are skipped; a line that is not a game is refused with its file and line.
+fn read_games(args: &BookArgs) -> Result<Vec<PlayedGame>, String> {
+    let mut games = Vec::new();
     for path in &args.games {
         let name = path.display().to_string();
         let text = fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
@@ -232,32 +253,62 @@ fn played_positions(args: &BookArgs, rules: Connect6Rules) -> Result<Vec<Connect
             .filter(|(_, l)| !l.trim().is_empty())
         {
             let game = parse_game(line).map_err(|e| format!("{name}:{}: {e:#}", i + 1))?;
-            let Some((_, stones, _)) = game.filter(|(size, ..)| *size == args.size) else {
+            let Some((_, stones, winner)) = game.filter(|(size, ..)| *size == args.size) else {
                 continue;
             };
-            let mut pos = Connect6::new(rules);
-            for &stone in &stones {
-                // Black's first stone is not a turn start; the turns past it are counted.
-                if let Some(past_first) = pos.ply().checked_sub(1).map(|p| p / 2) {
-                    if past_first as u32 >= args.turns {
-                        break;
-                    }
-                    if pos.stones_left_in_turn() == 2 && colors.contains(&pos.side_to_move()) {
-                        let k = key(&pos).0;
-                        if !keys.contains(&k) {
-                            keys.push(k);
-                            found.push(pos.clone());
-                        }
-                    }
+            let v: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
+            let names = ["black", "white"].map(|c| v[c].as_str().unwrap_or("").to_string());
+            games.push(PlayedGame {
+                stones,
+                winner,
+                names,
+            });
+        }
+    }
+    Ok(games)
+}
+
+/// The turn starts of `games` that the book is built for: within the first `--turns` turns
+/// past Black's first stone, with a colour of `--side` to move, each once up to symmetry, in
+/// the order the games play them.
+fn played_positions(args: &BookArgs, rules: Connect6Rules, games: &[PlayedGame]) -> Vec<Connect6> {
+    let colors = args.side.colors();
+    let (mut found, mut keys) = (Vec::new(), Vec::new());
+    for game in games {
+        for (pos, _) in turn_starts(rules, &game.stones, args.turns) {
+            if colors.contains(&pos.side_to_move()) {
+                let k = key(&pos).0;
+                if !keys.contains(&k) {
+                    keys.push(k);
+                    found.push(pos);
                 }
-                if pos.check_move(stone).is_err() {
-                    break;
-                }
-                pos.play(stone);
             }
         }
     }
-    Ok(found)
+    found
+}
+
+/// The turn starts of a game's `stones` within the first `turns` turns past Black's first
+/// stone (which is not one): each position and the index of the turn's first stone. An illegal
+/// stone ends the game there.
+fn turn_starts(rules: Connect6Rules, stones: &[Stone], turns: u32) -> Vec<(Connect6, usize)> {
+    let mut starts = Vec::new();
+    let mut pos = Connect6::new(rules);
+    for (n, &stone) in stones.iter().enumerate() {
+        if let Some(past_first) = pos.ply().checked_sub(1).map(|p| p / 2) {
+            if past_first as u32 >= turns {
+                break;
+            }
+            if pos.stones_left_in_turn() == 2 {
+                starts.push((pos.clone(), n));
+            }
+        }
+        if pos.check_move(stone).is_err() {
+            break;
+        }
+        pos.play(stone);
+    }
+    starts
 }
 
 /// `pos` after the stones of `turn` that are legal in order (a book's turn always is; a
@@ -299,5 +350,6 @@ fn search(pos: &Connect6, sym: usize, seconds: f64) -> Entry {
     }
 }
 
+mod learn;
 #[cfg(test)]
 mod tests;

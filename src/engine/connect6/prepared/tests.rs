@@ -173,7 +173,23 @@ fn the_built_in_book_reads_whole_and_answers_each_of_its_positions() {
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .collect();
-    assert_eq!(lines.len(), book.len(), "one position a line");
+    // A position has one line, or a later one after a `# learned` comment that replaces it
+    // (book learning takes a turn over the book's own where that lost).
+    let learned = BUILT_IN
+        .lines()
+        .filter(|l| l.starts_with("# learned"))
+        .count();
+    assert!(lines.len() >= book.len() && lines.len() <= book.len() + learned);
+    let mut seen = std::collections::HashMap::new();
+    for (i, line) in BUILT_IN.lines().enumerate() {
+        let head = line.split('|').next().unwrap().trim();
+        if !line.starts_with('#') && !head.is_empty() {
+            if let Some(first) = seen.insert(head, i) {
+                let before = BUILT_IN.lines().nth(i - 1).unwrap();
+                assert!(before.starts_with("# learned"), "lines {first} and {i}");
+            }
+        }
+    }
     for line in lines {
         let (size, rest) = line.split_once(' ').unwrap();
         let k = rest.split('|').next().unwrap().trim();

@@ -18,6 +18,7 @@ fn args(out: PathBuf) -> BookArgs {
         first: Vec::new(),
         side: BookSide::Both,
         games: Vec::new(),
+        learn: Vec::new(),
     }
 }
 
@@ -214,6 +215,108 @@ fn the_games_lines_are_booked_for_the_side_built() {
     .unwrap_err();
     assert!(err.contains(":1:"), "{err}");
     for f in [games, out, tree, bad] {
+        let _ = fs::remove_file(f);
+    }
+}
+
+/// An arena game line between `black` and `white` with the stones at `cells`, won by `winner`.
+fn named_game(black: &str, white: &str, winner: &str, cells: &[(usize, usize)]) -> String {
+    let moves: Vec<[usize; 2]> = cells.iter().map(|&(x, y)| [x, y]).collect();
+    serde_json::json!({
+        "game": "connect6", "board_size": 19, "reason": "rules", "winner": winner,
+        "black": black, "white": white, "moves": moves,
+    })
+    .to_string()
+}
+
+/// `--learn`: the learner's best-scoring turn is booked (its mirrored form counted with it),
+/// over the book's own turn that lost; a turn the book has that scored as well stays; another
+/// engine's turns and the colour not built are not learned; a second run writes nothing.
+#[test]
+fn the_learners_winning_turns_are_booked() {
+    let centre = (9, 9);
+    let a = [(10, 10), (10, 8)];
+    let a_mirrored = [(8, 10), (8, 8)];
+    let b = [(9, 10), (10, 9)];
+    let (black_turn, d, e) = ([(5, 5), (5, 6)], [(15, 15), (15, 16)], [(0, 18), (1, 18)]);
+    let line = |parts: &[&[(usize, usize)]]| -> Vec<(usize, usize)> {
+        std::iter::once(centre)
+            .chain(parts.iter().flat_map(|p| p.iter().copied()))
+            .collect()
+    };
+    let games = [
+        named_game("them", "me", "white", &line(&[&a, &black_turn, &d])),
+        named_game(
+            "them",
+            "me",
+            "white",
+            &line(&[&a_mirrored, &[(0, 0), (0, 1)]]),
+        ),
+        named_game("them", "me", "white", &line(&[&a, &black_turn, &e])),
+        named_game("them", "me", "black", &line(&[&b, &black_turn])),
+        // Another engine's winning turn, four times: it would outscore `a` if it counted.
+        named_game("them", "other", "white", &line(&[&[(3, 3), (4, 4)]])),
+        named_game("them", "other", "white", &line(&[&[(3, 3), (4, 4)]])),
+        named_game("them", "other", "white", &line(&[&[(3, 3), (4, 4)]])),
+        named_game("them", "other", "white", &line(&[&[(3, 3), (4, 4)]])),
+        // The learner's won turn as Black, not built with `--side white`.
+        named_game(
+            "me",
+            "them",
+            "black",
+            &line(&[&[(3, 3), (4, 4)], &[(12, 12), (13, 13)]]),
+        ),
+    ];
+    let path = scratch("learn-games");
+    fs::write(&path, games.join("\n") + "\n").unwrap();
+    let position = |cells: &[(usize, usize)]| after_stones(cells, cells.len());
+    // The book before: `b` after the centre (it lost its game) and `e` after `a`'s line (it won
+    // as often as `d`).
+    let after_a = position(&line(&[&a, &black_turn]));
+    let (k, sym) = key(&after_a);
+    let e_stones: Vec<Stone> = e.iter().map(|&(x, y)| after_a.point(x, y)).collect();
+    let e_entry = Entry {
+        turn: Entry::to_key_frame(&after_a, sym, &e_stones),
+        value: Some(3),
+        depth: 5,
+        seconds: 1.0,
+        replies: Vec::new(),
+    };
+    let out = scratch("learned");
+    fs::write(
+        &out,
+        format!("19 JJ/ | JKKJ | 0 1 1.0 |\n{}\n", e_entry.line(19, &k)),
+    )
+    .unwrap();
+    let a_args = BookArgs {
+        turns: 4,
+        side: BookSide::White,
+        games: vec![path.clone()],
+        learn: vec!["me".into()],
+        ..args(out.clone())
+    };
+    build(&a_args).unwrap();
+    let text = fs::read_to_string(&out).unwrap();
+    let book = Book::parse(&text, "test").unwrap();
+    let same = |p: &Connect6, turn: Vec<Stone>, expected: &[(usize, usize)]| {
+        let expected: Vec<Stone> = expected.iter().map(|&(x, y)| p.point(x, y)).collect();
+        key(&after_turn(p, &turn)).0 == key(&after_turn(p, &expected)).0
+    };
+    let first = position(&[centre]);
+    assert!(same(&first, book.turn(&first).unwrap(), &a), "{text}");
+    assert!(same(&after_a, book.turn(&after_a).unwrap(), &e), "{text}");
+    assert!(
+        text.contains("# learned: KKKI won 3, lost 0; the others: JKKJ 0-1"),
+        "{text}"
+    );
+    assert_eq!(text.matches("# learned").count(), 1, "{text}");
+    let black_start = position(&line(&[&[(3, 3), (4, 4)]]));
+    assert!(book.turn(&black_start).is_none());
+    assert_eq!(book.len(), 2);
+
+    build(&a_args).unwrap();
+    assert_eq!(fs::read_to_string(&out).unwrap(), text);
+    for f in [path, out] {
         let _ = fs::remove_file(f);
     }
 }
