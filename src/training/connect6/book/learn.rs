@@ -4,9 +4,10 @@
 //! scores best there (`Record::score`), the book takes it: at a position it lacks,
 //! or over its own turn when that turn scored worse in the same games. Nothing is searched.
 //!
-//! Why: an opponent that answers the same position the same way (Cloudict does, at any depth)
-//! decides our games in the few turns where our choice varies (the opening variety) and the
-//! search cannot tell the turns apart; the games' results can.
+//! Why: against an opponent that answers the same position the same way (Cloudict at a fixed
+//! depth does), our games are decided in the few turns where our choice varies (the opening
+//! variety) among turns the search cannot tell apart; the games' results can. What it buys is
+//! replay of won lines against that opponent, not strength elsewhere (docs/experiments).
 
 use super::{after_turn, turn_starts, BookArgs, PlayedGame};
 use crate::engine::connect6::prepared::{cell_text, key, Book, Entry};
