@@ -102,8 +102,8 @@ pub struct Connect6Config {
     /// Play the opening book's turns (`book.rs`) where it has one; with `variety` on, one of
     /// its symmetric forms at random.
     pub book: bool,
-    /// Play the prepared book's turns (`prepared.rs`, built offline by long searches) where it
-    /// has the position.
+    /// Play the prepared book's turns (`prepared.rs`, built offline by long searches and
+    /// learned from played games) where it has the position.
     pub prepared: bool,
     /// The evaluation and move-ordering numbers.
     pub weights: Weights,

@@ -1,6 +1,6 @@
-//! The prepared book: opening turns worked out offline by long searches of this engine
-//! (`stonebrain book connect6`, `training::connect6::book`), kept in `prepared-book.txt` and
-//! built into the binary. On by default since it measured better with `focus` (stop 100 in
+//! The prepared book: opening turns worked out offline by long searches of this engine, and
+//! turns learned from the results of played games (`stonebrain book connect6`, `--learn`;
+//! `training::connect6::book`), kept in `prepared-book.txt` and built into the binary. On by default since it measured better with `focus` (stop 100 in
 //! docs/experiments/connect6.md); `prepared=0` in the arena's specs, `--connect6-prepared
 //! off` when serving, turn it off.
 //!
@@ -15,7 +15,9 @@
 //! the board's size; Black's stones, then White's, two letters a stone (column then row, `A`
 //! for 0, as SAU writes them), each list sorted; the turn to play; the search's value for the
 //! side to move, the depth it completed and the seconds it had; the next turns of its ranking
-//! (the replies a builder follows for the other side).
+//! (the replies a builder follows for the other side). A learned turn has no search: `- 0 0.0`
+//! and no ranking, after a `# learned` comment with the games' records; where it replaces a
+//! searched turn, the later line of the two is the one read.
 
 use crate::game::connect6::{Connect6, Stone};
 use crate::game::{Color, Game};

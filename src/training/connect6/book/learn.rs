@@ -127,6 +127,9 @@ fn tally(
                 continue;
             }
             let turn = whole_turn(&pos, &game.stones[n..]);
+            if turn.is_empty() {
+                continue;
+            }
             let (k, sym) = key(&pos);
             let record = Record {
                 after: key(&after_turn(&pos, &turn)).0,
@@ -153,8 +156,8 @@ fn tally(
     (order, played)
 }
 
-/// The stones of the turn that starts at `pos` with `rest[0]` (legal: `turn_starts` checked
-/// it): two, or one where it ends the game or the game's record.
+/// The legal stones of the turn that starts at `pos` with `rest[0]`: two, or one where it ends
+/// the game or the game's record (none where the first is illegal, which ends the game there).
 fn whole_turn(pos: &Connect6, rest: &[Stone]) -> Vec<Stone> {
     let mut after = pos.clone();
     let mut turn = Vec::new();
