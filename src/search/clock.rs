@@ -81,10 +81,13 @@ pub const DEFAULT_MARGIN: Duration = Duration::from_millis(150);
 /// The instant `share` of the way from now to `stop`: the deadline of one phase of a search
 /// that shares its turn among phases.
 pub fn share_of_time_left(stop: Option<Instant>, share: f64) -> Option<Instant> {
-    stop.map(|t| {
-        let now = Instant::now();
-        now + t.saturating_duration_since(now).mul_f64(share)
-    })
+    stop.map(|t| share_of_time_from(Instant::now(), t, share))
+}
+
+/// The instant `share` of the way from `now` to `stop` (`share_of_time_left` with the present
+/// given, for a caller that shares several limits from one instant).
+pub fn share_of_time_from(now: Instant, stop: Instant, share: f64) -> Instant {
+    now + stop.saturating_duration_since(now).mul_f64(share)
 }
 
 /// A per-turn limit as platforms such as Botzone state it.

@@ -34,7 +34,7 @@ use super::{Decision, Engine};
 use crate::game::connect6::{Connect6, Stone};
 use crate::game::Game;
 use crate::search::budget::Budget;
-use crate::search::clock::{share_of_time_left, Limits};
+use crate::search::clock::{share_of_time_from, share_of_time_left, Limits};
 use crate::search::score::win_rate;
 use alphabeta::{Searcher, Table, Turn, WIN, WIN_BOUND};
 use board::Board;
@@ -425,7 +425,7 @@ impl Connect6Engine {
             let check = turn.saturating_duration_since(now).mul_f64(1.0 - share);
             (loan - check).max(now)
         } else {
-            now + loan.saturating_duration_since(now).mul_f64(share)
+            share_of_time_from(now, loan, share)
         }
     }
 

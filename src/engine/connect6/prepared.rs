@@ -1,8 +1,8 @@
 //! The prepared book: opening turns worked out offline by long searches of this engine, and
 //! turns learned from the results of played games (`stonebrain book connect6`, `--learn`;
-//! `training::connect6::book`), kept in `prepared-book.txt` and built into the binary. On by default since it measured better with `focus` (stop 100 in
-//! docs/experiments/connect6.md); `prepared=0` in the arena's specs, `--connect6-prepared
-//! off` when serving, turn it off.
+//! `training::connect6::book`), kept in `prepared-book.txt` and built into the binary. On by
+//! default since it measured better with `focus` (stop 100 in docs/experiments/connect6.md);
+//! `prepared=0` in the arena's specs, `--connect6-prepared off` when serving, turn it off.
 //!
 //! A position is stored once for its eight symmetries: its key is the smallest of the eight
 //! transformed stone lists, and its turn is written in the key's frame. The file is text, one
