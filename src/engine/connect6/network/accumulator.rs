@@ -2,7 +2,8 @@
 //! table rows of every cell's four line codes as that side reads them. A stone changes the codes
 //! of the cells within reach of it on its four lines (`LineCodes::touched_by`), so placing or
 //! removing one moves 4 * (2 * reach + 1) rows out and as many in, per side, however full the
-//! board.
+//! board. A stone taken back in the reverse order of placing (as a search does) costs no row at
+//! all: the sums from before it was placed are kept on a stack and put back.
 
 use super::codes::{LineCodes, MAX_REACH};
 use super::model::{Network, FIXED, MAX_DIM};
@@ -16,6 +17,11 @@ pub struct Accumulator {
     codes: LineCodes,
     /// Per side (Black first): the fixed-point rows of its reading of every view.
     sums: [Vec<i32>; 2],
+    /// The stones placed since the accumulator was built and not yet taken back, oldest first,
+    /// and `saved_sums`: both sides' sums from just before each (`2 * dim` numbers a stone).
+    /// Emptied by a removal out of that order, after which the saved sums no longer hold.
+    placed: Vec<Stone>,
+    saved_sums: Vec<i32>,
 }
 
 impl Accumulator {
@@ -34,7 +40,12 @@ impl Accumulator {
             }
             sum
         });
-        Accumulator { codes, sums }
+        Accumulator {
+            codes,
+            sums,
+            placed: Vec::new(),
+            saved_sums: Vec::new(),
+        }
     }
 
     /// The accumulator read by `side`, the bias added, in floats.
@@ -63,6 +74,10 @@ impl Accumulator {
 
     /// A stone of `color` appears on the empty cell `p`.
     pub fn place(&mut self, net: &Network, p: Stone, color: Color) {
+        self.placed.push(p);
+        for sum in &self.sums {
+            self.saved_sums.extend_from_slice(sum);
+        }
         let old = self.touched_rows(net, p);
         self.codes.place(p, color);
         self.replace(net, p, &old);
@@ -70,6 +85,21 @@ impl Accumulator {
 
     /// The stone of `color` on `p` leaves it.
     pub fn remove(&mut self, net: &Network, p: Stone, color: Color) {
+        if self.placed.last() == Some(&p) {
+            // The last stone placed: every stone placed after it has been taken back the same
+            // way, so the sums from before it are the sums without it.
+            self.placed.pop();
+            let dim = self.sums[0].len();
+            let at = self.saved_sums.len() - 2 * dim;
+            for (side, sum) in self.sums.iter_mut().enumerate() {
+                sum.copy_from_slice(&self.saved_sums[at + side * dim..at + (side + 1) * dim]);
+            }
+            self.saved_sums.truncate(at);
+            self.codes.remove(p, color);
+            return;
+        }
+        self.placed.clear();
+        self.saved_sums.clear();
         let old = self.touched_rows(net, p);
         self.codes.remove(p, color);
         self.replace(net, p, &old);
