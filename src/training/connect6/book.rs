@@ -15,7 +15,7 @@ use crate::engine::connect6::{Connect6Config, Connect6Engine};
 use crate::game::connect6::{Connect6, Connect6Rules, Stone};
 use crate::game::{Color, Game};
 use crate::search::clock::Limits;
-use crate::training::connect6::positions::parse_game;
+use crate::training::connect6::positions::finished_game;
 use clap::{Args, ValueEnum};
 use std::fs::{self, OpenOptions};
 use std::io::Write;
@@ -252,11 +252,13 @@ fn read_games(args: &BookArgs) -> Result<Vec<PlayedGame>, String> {
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
         {
-            let game = parse_game(line).map_err(|e| format!("{name}:{}: {e:#}", i + 1))?;
+            let place = |e: String| format!("{name}:{}: {e}", i + 1);
+            let v: serde_json::Value =
+                serde_json::from_str(line).map_err(|e| place(format!("not JSON: {e}")))?;
+            let game = finished_game(&v).map_err(|e| place(format!("{e:#}")))?;
             let Some((_, stones, winner)) = game.filter(|(size, ..)| *size == args.size) else {
                 continue;
             };
-            let v: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
             let names = ["black", "white"].map(|c| v[c].as_str().unwrap_or("").to_string());
             games.push(PlayedGame {
                 stones,

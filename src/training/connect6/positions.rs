@@ -199,6 +199,12 @@ pub(crate) type FinishedGame = (usize, Vec<Stone>, Option<Color>);
 /// of the position).
 pub(crate) fn parse_game(line: &str) -> Result<Option<FinishedGame>> {
     let v: serde_json::Value = serde_json::from_str(line).context("not JSON")?;
+    finished_game(&v)
+}
+
+/// `parse_game` of a line already read as JSON, for a reader that wants more of the line (the
+/// players' names).
+pub(crate) fn finished_game(v: &serde_json::Value) -> Result<Option<FinishedGame>> {
     if v["game"] != "connect6" || v["reason"] != "rules" {
         return Ok(None);
     }
