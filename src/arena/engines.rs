@@ -427,6 +427,8 @@ mod tests {
         assert!(err(&format!("random,net={net}")).contains("no settings"));
         let nogo = Builtin::<Nogo>::from_spec("a", &format!("mcts:100p,net={net}"), 1);
         assert!(nogo.err().unwrap().contains("Connect6 engine setting"));
+        let gomoku = Builtin::<Gomoku>::from_spec("a", &format!("engine:100ms,net={net}"), 1);
+        assert!(gomoku.err().unwrap().contains("Connect6 engine setting"));
     }
 
     #[test]

@@ -82,9 +82,7 @@ impl ArenaGame for Nogo {
         options: &[(String, f64)],
         net: Option<&str>,
     ) -> Result<Box<dyn Engine<Nogo>>, String> {
-        if net.is_some() {
-            return Err("net= is a Connect6 engine setting (a value network file)".to_string());
-        }
+        only_connect6_takes_a_network(net)?;
         if family != "mcts" && family != "engine" {
             return Err(format!(
                 "NoGo has no built-in player {family:?}: use {}",
@@ -401,9 +399,7 @@ impl ArenaGame for Gomoku {
         options: &[(String, f64)],
         net: Option<&str>,
     ) -> Result<Box<dyn Engine<Gomoku>>, String> {
-        if net.is_some() {
-            return Err("net= is a Connect6 engine setting (a value network file)".to_string());
-        }
+        only_connect6_takes_a_network(net)?;
         let level =
             match family {
                 "engine" => Level::Full,
@@ -508,6 +504,14 @@ impl ArenaGame for Gomoku {
             Some(Outcome::Win(c)) => format!("{} made five in a row", c.name()),
             _ => "full board: a draw".to_string(),
         }
+    }
+}
+
+/// `net=FILE` names a Connect6 value network; the other games' engines refuse it.
+fn only_connect6_takes_a_network(net: Option<&str>) -> Result<(), String> {
+    match net {
+        Some(_) => Err("net= is a Connect6 engine setting (a value network file)".to_string()),
+        None => Ok(()),
     }
 }
 
