@@ -53,6 +53,42 @@ fn random_stones(rng: &mut SmallRng, n: usize, count: usize) -> Vec<(Stone, Colo
         .collect()
 }
 
+/// Both sides' sums of `acc` equal those of an accumulator built from scratch for `on`.
+fn assert_as_from_scratch(
+    acc: &Accumulator,
+    net: &Network,
+    size: usize,
+    on: &[(Stone, Color)],
+    (reach, step): (usize, usize),
+) {
+    let fresh = Accumulator::of_stones(net, size, on);
+    for side in [Color::Black, Color::White] {
+        let (got, want) = (acc.sum(net, side), fresh.sum(net, side));
+        assert_eq!(got, want, "size {size}, reach {reach}, step {step}");
+    }
+}
+
+/// Places a stone (Black on even steps) on a random empty cell of the `size` board, on `acc`
+/// and in `on`.
+fn place_somewhere(
+    rng: &mut SmallRng,
+    net: &Network,
+    acc: &mut Accumulator,
+    on: &mut Vec<(Stone, Color)>,
+    size: usize,
+    step: usize,
+) {
+    let p = loop {
+        let p = rng.gen_range(0..(size * size) as Stone);
+        if on.iter().all(|&(q, _)| q != p) {
+            break p;
+        }
+    };
+    let c = [Color::Black, Color::White][step % 2];
+    acc.place(net, p, c);
+    on.push((p, c));
+}
+
 /// The accumulators after stones come and go equal those computed from scratch, exactly (they
 /// are sums of integers), on boards of several sizes and reaches.
 #[test]
@@ -68,25 +104,10 @@ fn the_accumulators_follow_the_stones_exactly() {
                 let (p, c) = on.swap_remove(rng.gen_range(0..on.len()));
                 acc.remove(&net, p, c);
             } else {
-                let p = loop {
-                    let p = rng.gen_range(0..(size * size) as Stone);
-                    if on.iter().all(|&(q, _)| q != p) {
-                        break p;
-                    }
-                };
-                let c = [Color::Black, Color::White][step % 2];
-                acc.place(&net, p, c);
-                on.push((p, c));
+                place_somewhere(&mut rng, &net, &mut acc, &mut on, size, step);
             }
             if step % 37 == 0 || step == 299 {
-                let fresh = Accumulator::of_stones(&net, size, &on);
-                for side in [Color::Black, Color::White] {
-                    assert_eq!(
-                        acc.sum(&net, side),
-                        fresh.sum(&net, side),
-                        "size {size}, reach {reach}, step {step}"
-                    );
-                }
+                assert_as_from_scratch(&acc, &net, size, &on, (reach, step));
             }
         }
     }
@@ -107,15 +128,7 @@ fn stones_taken_back_in_order_restore_the_sums_exactly() {
         for step in 0..400 {
             let roll = rng.gen_range(0..10);
             if roll < 5 || on.is_empty() {
-                let p = loop {
-                    let p = rng.gen_range(0..(size * size) as Stone);
-                    if on.iter().all(|&(q, _)| q != p) {
-                        break p;
-                    }
-                };
-                let c = [Color::Black, Color::White][step % 2];
-                acc.place(&net, p, c);
-                on.push((p, c));
+                place_somewhere(&mut rng, &net, &mut acc, &mut on, size, step);
             } else if roll < 9 {
                 let (p, c) = on.pop().unwrap();
                 acc.remove(&net, p, c);
@@ -123,14 +136,7 @@ fn stones_taken_back_in_order_restore_the_sums_exactly() {
                 let (p, c) = on.swap_remove(rng.gen_range(0..on.len()));
                 acc.remove(&net, p, c);
             }
-            let fresh = Accumulator::of_stones(&net, size, &on);
-            for side in [Color::Black, Color::White] {
-                assert_eq!(
-                    acc.sum(&net, side),
-                    fresh.sum(&net, side),
-                    "size {size}, reach {reach}, step {step}"
-                );
-            }
+            assert_as_from_scratch(&acc, &net, size, &on, (reach, step));
         }
     }
 }
