@@ -261,6 +261,7 @@ impl ArenaGame for Connect6 {
                         "focus_plies" => config.focus_plies = v as usize,
                         "focus_close" => config.focus_close = v as i32,
                         "focus_deep" => config.focus_deep = v != 0.0,
+                        "exit" => config.exit_turns = v as u8,
                         "drop" => config.unsettled_drop = v as i32,
                         "depth" => config.max_depth = v as u8,
                         "variety" => config.variety = v as i32,
@@ -287,7 +288,7 @@ impl ArenaGame for Connect6 {
                             return Err(format!(
                                 "unknown Connect6 engine option {key:?} (wide, wide2, pairs, leaf, \
                                  pvs, lmr, near, near_wide, near_pairs, vcdt, safety, research, singles, single_depth, share, ab_share, deepen, stretch, focus, \
-                                 focus_plies, focus_close, focus_deep, resume, drop, depth, variety, variety_plies, book, prepared, net_orders, w2, w3, w4, w5, tempo, mover1, waiter1, mover2, \
+                                 focus_plies, focus_close, focus_deep, exit, resume, drop, depth, variety, variety_plies, book, prepared, net_orders, w2, w3, w4, w5, tempo, mover1, waiter1, mover2, \
                                  waiter2, own, theirs, fitted)"
                             ))
                         }

@@ -202,6 +202,13 @@ impl GamePlan {
 /// How many allowances an unsettled turn may take on a game clock.
 pub const STRETCH: f64 = 2.5;
 
+/// The most of what is left that one turn may borrow. It binds only where earlier turns saved
+/// time (a book's turns take none), so that the first turns after them, where Connect6 games
+/// against strong programs are decided, can take several times an average turn (issue 83);
+/// at a game's start `STRETCH` allowances are less. Still well short of the whole: the turns
+/// after it keep three fifths, and the reserve stays whole (see `turn_budget`).
+pub const LOAN_CAP: f64 = 0.4;
+
 /// A whole-game clock (the SAU platform's 3 minutes a side, Gomocup's `timeout_match`): how much
 /// of what is left to give the next turn, by a [`GamePlan`].
 #[derive(Clone, Copy, Debug)]
@@ -244,8 +251,8 @@ impl GameClock {
     }
 
     /// The budget of our `turn`-th turn, started at `started` (when the platform's command was
-    /// read). An unsettled turn may take `STRETCH` times its allowance, still never more than a
-    /// quarter of what is left nor half of the spendable time (so a run of loans, such as the
+    /// read). An unsettled turn may take `STRETCH` times its allowance, still never more than
+    /// `LOAN_CAP` of what is left nor half of the spendable time (so a run of loans, such as the
     /// Connect6 engine's `focus` takes on a game's first turns, leaves the reserve whole and the
     /// rest of the game half of the plan): the plan takes the loan back from the turns after it.
     pub fn turn_budget(&self, turn: u32, started: Instant) -> TurnBudget {
@@ -255,7 +262,7 @@ impl GameClock {
             .saturating_sub(self.total.mul_f64(self.plan.reserve));
         let loan = limit
             .mul_f64(STRETCH)
-            .min(self.remaining() / 4)
+            .min(self.remaining().mul_f64(LOAN_CAP))
             .min(spendable / 2);
         TurnBudget {
             started,
@@ -441,7 +448,10 @@ mod tests {
         for turn in 0..300 {
             let b = c.turn_budget(turn, t0);
             let s = b.stretch.unwrap();
-            assert!(s >= b.limit && s <= c.remaining() / 4, "turn {turn}: {s:?}");
+            assert!(
+                s >= b.limit && s <= c.remaining().mul_f64(LOAN_CAP),
+                "turn {turn}: {s:?}"
+            );
             assert!(b.stretch_at().unwrap() >= b.stop_at());
             c.spend(s);
         }
@@ -457,7 +467,7 @@ mod tests {
     /// Connect6's `focus` lends a game's first turns the loan: here, as a worst case, its first
     /// four take the whole loan (a real search stops well short of it) and the rest their
     /// allowance. Those four get far more than the plain plan gives them, yet the typical game
-    /// of 10 turns ends with the reserve whole, no turn takes more than a quarter of what was
+    /// of 10 turns ends with the reserve whole, no turn takes more than `LOAN_CAP` of what was
     /// left, and a long game never runs out.
     #[test]
     fn loans_to_the_first_turns_keep_the_reserve() {
@@ -473,7 +483,10 @@ mod tests {
             } else {
                 b.limit
             };
-            assert!(spend <= c.remaining() / 4, "turn {turn}: {spend:?}");
+            assert!(
+                spend <= c.remaining().mul_f64(LOAN_CAP),
+                "turn {turn}: {spend:?}"
+            );
             c.spend(spend);
             taken.push(spend);
             if turn == 9 {
@@ -488,6 +501,28 @@ mod tests {
         assert!(first >= before.mul_f64(1.5), "{first:?} against {before:?}");
         assert!(taken.iter().all(|d| !d.is_zero()));
         assert!(c.used < c.total);
+    }
+
+    /// A game whose first six turns came from a book (taking no time) has saved the time the
+    /// plan gave them: the next turn's allowance is 162 s over the five turns still expected,
+    /// and its loan two fifths of the clock, four times the 17.2 s an opening turn gets. The
+    /// turn after a full loan still gets most of its own loan, and what the two took leaves
+    /// the reserve whole.
+    #[test]
+    fn the_turns_after_a_book_may_borrow_what_it_saved() {
+        let t0 = Instant::now();
+        let mut c = clock(GamePlan::CONNECT6);
+        let opening = c.allowance(0).as_secs_f64();
+        let first = c.turn_budget(6, t0);
+        let loan = first.stretch.unwrap().as_secs_f64();
+        assert!((loan - 72.0).abs() < 1e-6, "{first:?}");
+        assert!(loan > 4.0 * opening, "{loan} against {opening}");
+        c.spend(first.stretch.unwrap());
+        let second = c.turn_budget(7, t0).stretch.unwrap().as_secs_f64();
+        assert!((40.0..=45.0).contains(&second), "{second}");
+        c.spend(Duration::from_secs_f64(second));
+        let reserve = c.total.mul_f64(c.plan.reserve);
+        assert!(c.remaining() > reserve, "{:?}", c.remaining());
     }
 
     /// Late in a game whose plan is nearly spent, a loan is at most half of what is left above

@@ -83,8 +83,55 @@ fn a_settled_turn_keeps_its_own_deadline() {
     assert_eq!(search(10_000), (3, true));
 }
 
+/// The turns searched after a book's turn take the loan however settled they are, as many as
+/// `exit_turns`; the next searched turn keeps its own deadline again, and a new game forgets a
+/// book turn of the last. (`focus_plies` 0 and `focus_close` -1: nothing else makes these turns
+/// deciding.)
+#[test]
+fn the_first_turns_out_of_the_book_take_the_loan() {
+    let limits = limits_with_loan(2_000_000);
+    let depth = |engine: &mut Connect6Engine, pos: &Connect6| {
+        let mut budget = Budget::new(limits);
+        let choice = engine.choose(pos, &mut budget);
+        (choice.depth, budget.nodes > 0)
+    };
+    let (book, late) = (after_turns("JJ"), after_turns("JJ JKKJ"));
+    let mut engine = |exit_turns: u8| {
+        engine(Connect6Config {
+            book: true,
+            focus_plies: 0,
+            focus_close: -1,
+            exit_turns,
+            ..focused()
+        })
+    };
+    let mut e = engine(EXIT_TURNS);
+    assert_eq!(depth(&mut e, &late), (1, true), "no book turn yet");
+    assert_eq!(depth(&mut e, &book), (0, false), "the book's turn");
+    for n in 0..EXIT_TURNS {
+        assert_eq!(
+            depth(&mut e, &late),
+            (3, true),
+            "searched turn {n} after it"
+        );
+    }
+    assert_eq!(depth(&mut e, &late), (1, true), "out of the book for good");
+    depth(&mut e, &book);
+    e.new_game();
+    assert_eq!(depth(&mut e, &late), (1, true), "a new game");
+    let mut none = engine(0);
+    depth(&mut none, &book);
+    assert_eq!(depth(&mut none, &late), (1, true), "exit_turns 0");
+}
+
 #[test]
 fn what_makes_a_turn_deciding() {
+    let mut exit = Connect6Engine::new(focused());
+    exit.on_exit = true;
+    assert!(
+        exit.deciding(FOCUS_PLIES + 10, false, &[50], &[50]),
+        "one of the first turns out of the book"
+    );
     let engine = Connect6Engine::new(focused());
     let late = FOCUS_PLIES + 10;
     let d = |ply, changed, values: &[i32], scores: &[i32]| {

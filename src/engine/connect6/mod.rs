@@ -88,6 +88,11 @@ pub struct Connect6Config {
     /// share of the ordinary turn and alpha-beta may run until then; false, both take their
     /// shares of the loan as of a turn (the safety check rarely needs even the turn's share).
     pub focus_deep: bool,
+    /// With `focus`, how many of the turns searched after a book's turn are the first out of
+    /// the book: each takes the loan from its first iteration, alpha-beta running on it as with
+    /// `focus_deep` (issue 83: those turns get several times the average, since the book's turns
+    /// saved the time).
+    pub exit_turns: u8,
     /// A fall of the root value this large between iterations of the same parity marks the
     /// turn unsettled.
     pub unsettled_drop: i32,
@@ -142,6 +147,7 @@ impl Default for Connect6Config {
             focus_close: FOCUS_CLOSE,
             // Measured without a gain (stop 103 in docs/experiments/connect6.md): off.
             focus_deep: false,
+            exit_turns: EXIT_TURNS,
             unsettled_drop: UNSETTLED_DROP,
             max_depth: 12,
             table_bits: 18,
@@ -175,6 +181,10 @@ const FOCUS_PLIES: usize = 16;
 /// Half the fall that marks a turn unsettled: turns closer than that are ones the next
 /// iteration may well reorder.
 const FOCUS_CLOSE: i32 = UNSETTLED_DROP / 2;
+/// The first two turns out of the book: against Cloudict, where the learned book's lines end,
+/// the games that were not replayed whole took two searched turns to decide (stop 104 in
+/// docs/experiments/connect6.md).
+const EXIT_TURNS: u8 = 2;
 
 pub struct Connect6Engine {
     config: Connect6Config,
@@ -188,6 +198,11 @@ pub struct Connect6Engine {
     /// The root turns of the last turn's alpha-beta, ranked by its last complete iteration
     /// (empty when the turn needed no alpha-beta): the book builder's replies.
     last_ranked: Vec<Turn>,
+    /// Searched turns still to come that count as the first out of the book (`exit_turns`),
+    /// set when a book plays a turn.
+    exits_left: u8,
+    /// Whether the turn being searched is one of those.
+    on_exit: bool,
 }
 
 /// A long search's verdict on a position, for the book builder.
@@ -219,6 +234,8 @@ impl Connect6Engine {
             config,
             planned: None,
             last_ranked: Vec::new(),
+            exits_left: 0,
+            on_exit: false,
         }
     }
 
@@ -250,6 +267,7 @@ impl Connect6Engine {
     /// Chooses a whole turn for the side to move.
     fn choose(&mut self, pos: &Connect6, budget: &mut Budget) -> Choice {
         self.last_ranked.clear();
+        self.on_exit = false;
         let mut board = Board::with_weights(pos, self.config.weights);
         if let Some(net) = &self.config.net {
             board = board.with_network(std::sync::Arc::clone(net), self.config.net_orders);
@@ -274,6 +292,7 @@ impl Connect6Engine {
             } else {
                 0
             };
+            self.exits_left = self.config.exit_turns;
             return Choice {
                 turn: book[pick].to_vec(),
                 value: None,
@@ -286,6 +305,7 @@ impl Connect6Engine {
             .then(|| prepared::built_in().turn(pos))
             .flatten()
         {
+            self.exits_left = self.config.exit_turns;
             return Choice {
                 turn,
                 value: None,
@@ -321,7 +341,10 @@ impl Connect6Engine {
             };
         }
         // Alpha-beta gets most of what is left; the rest goes to the safety check. With
-        // `focus`, a deciding turn may take the same share of the whole loan.
+        // `focus`, a deciding turn may take the same share of the whole loan (one of the first
+        // out of the book, more than that share).
+        self.on_exit = self.exits_left > 0;
+        self.exits_left = self.exits_left.saturating_sub(1);
         let mut saved = budget.limits().stop_at;
         let loan = budget
             .limits()
@@ -421,7 +444,7 @@ impl Connect6Engine {
     /// since the check needs no more on a longer turn (it rarely needs even that).
     fn loan_for_alpha_beta(&self, now: Instant, turn: Instant, loan: Instant) -> Instant {
         let share = self.config.ab_share;
-        if self.config.focus_deep {
+        if self.config.focus_deep || self.on_exit {
             let check = turn.saturating_duration_since(now).mul_f64(1.0 - share);
             (loan - check).max(now)
         } else {
@@ -773,13 +796,15 @@ impl Connect6Engine {
     }
 
     /// Whether a turn is one that decides the game, worth the clock's loan with `focus`: one of
-    /// the game's first (it starts at stone `ply`), or its search unsettled (the best turn
+    /// the first out of the book, or one of the game's first (it starts at stone `ply`), or its
+    /// search unsettled (the best turn
     /// `changed` at the last iteration, or the best `values` of the iterations falling), or its
     /// best two turns within `focus_close` (`scores`: the last iteration's, best first).
     fn deciding(&self, ply: usize, changed: bool, values: &[i32], scores: &[i32]) -> bool {
         let close =
             matches!(scores, [best, second, ..] if best - second <= self.config.focus_close);
-        ply < self.config.focus_plies
+        self.on_exit
+            || ply < self.config.focus_plies
             || changed
             || falling(values, self.config.unsettled_drop)
             || close
@@ -841,6 +866,7 @@ fn complete(board: &mut Board, stones: Vec<Stone>) -> Turn {
 impl Engine<Connect6> for Connect6Engine {
     fn new_game(&mut self) {
         self.planned = None;
+        self.exits_left = 0;
         self.table.clear();
         self.threat_cache.clear();
     }
