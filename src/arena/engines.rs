@@ -249,8 +249,9 @@ fn spec_options(spec: &str) -> Result<SpecParts<'_>, String> {
 /// Settings of a `clock` budget's plan, to compare plans under one clock: `turns` (our turns in
 /// a typical game), `minleft` (the fewest turns ever expected still to come), `open` and
 /// `open_weight` (how many first turns weigh how much), `late` and `late_weight` (from which
-/// turn the end weighs how much), `reserve` (the share of the clock kept back).
-const PLAN_KEYS: [&str; 7] = [
+/// turn the end weighs how much), `reserve` (the share of the clock kept back), `loan_cap` (the
+/// most of what is left one turn may borrow).
+const PLAN_KEYS: [&str; 8] = [
     "turns",
     "minleft",
     "open",
@@ -258,6 +259,7 @@ const PLAN_KEYS: [&str; 7] = [
     "late",
     "late_weight",
     "reserve",
+    "loan_cap",
 ];
 
 /// `plan` with the plan settings of `spec` (the `PLAN_KEYS`) applied.
@@ -268,9 +270,11 @@ fn with_plan_options(
 ) -> Result<GamePlan, String> {
     for (key, value) in options {
         let key = key.as_str();
-        if let "open_weight" | "late_weight" | "reserve" = key {
+        if let "open_weight" | "late_weight" | "reserve" | "loan_cap" = key {
             let range = if key == "reserve" {
                 0.0..=0.9
+            } else if key == "loan_cap" {
+                0.05..=0.9
             } else {
                 0.05..=20.0
             };
@@ -284,6 +288,7 @@ fn with_plan_options(
             match key {
                 "open_weight" => plan.opening_weight = *value,
                 "late_weight" => plan.late_weight = *value,
+                "loan_cap" => plan.loan_cap = *value,
                 _ => plan.reserve = *value,
             }
             continue;
@@ -496,18 +501,20 @@ mod tests {
             }))
         );
         assert_eq!(
-            ok("engine:clock,open=3,open_weight=1.5,late=8,late_weight=0.6,reserve=0.2"),
+            ok("engine:clock,open=3,open_weight=1.5,late=8,late_weight=0.6,reserve=0.2,loan_cap=0.4"),
             Some(Budget::Clock(GamePlan {
                 opening_turns: 3,
                 opening_weight: 1.5,
                 late_from: 8,
                 late_weight: 0.6,
                 reserve: 0.2,
+                loan_cap: 0.4,
                 ..GamePlan::CONNECT6
             }))
         );
         assert!(err("engine:clock,open_weight=0").contains("from 0.05 to 20"));
         assert!(err("engine:clock,reserve=1").contains("from 0 to 0.9"));
+        assert!(err("engine:clock,loan_cap=0").contains("from 0.05 to 0.9"));
         assert!(err("engine:clock,late=1.5").contains("a whole number of turns"));
         assert!(err("engine:clock,turns=0").contains("a whole number of turns"));
         assert!(err("engine:clock,minleft=2.5").contains("a whole number of turns"));

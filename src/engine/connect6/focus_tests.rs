@@ -96,7 +96,7 @@ fn the_first_turns_out_of_the_book_take_the_loan() {
         (choice.depth, budget.nodes > 0)
     };
     let (book, late) = (after_turns("JJ"), after_turns("JJ JKKJ"));
-    let mut engine = |exit_turns: u8| {
+    let engine = |exit_turns: u8| {
         engine(Connect6Config {
             book: true,
             focus_plies: 0,
@@ -105,10 +105,10 @@ fn the_first_turns_out_of_the_book_take_the_loan() {
             ..focused()
         })
     };
-    let mut e = engine(EXIT_TURNS);
+    let mut e = engine(2);
     assert_eq!(depth(&mut e, &late), (1, true), "no book turn yet");
     assert_eq!(depth(&mut e, &book), (0, false), "the book's turn");
-    for n in 0..EXIT_TURNS {
+    for n in 0..2 {
         assert_eq!(
             depth(&mut e, &late),
             (3, true),

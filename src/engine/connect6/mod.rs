@@ -89,9 +89,10 @@ pub struct Connect6Config {
     /// shares of the loan as of a turn (the safety check rarely needs even the turn's share).
     pub focus_deep: bool,
     /// With `focus`, how many of the turns searched after a book's turn are the first out of
-    /// the book: each takes the loan from its first iteration, alpha-beta running on it as with
-    /// `focus_deep` (issue 83: those turns get several times the average, since the book's turns
-    /// saved the time).
+    /// the book: each is deciding after every iteration, whatever its search says, and
+    /// alpha-beta runs on its loan as with `focus_deep` (issue 83: the turns out of the book get
+    /// several times the average, since the book's turns saved the time; with the plan's
+    /// `loan_cap` at two fifths that is up to 72 s of 180).
     pub exit_turns: u8,
     /// A fall of the root value this large between iterations of the same parity marks the
     /// turn unsettled.
@@ -147,7 +148,9 @@ impl Default for Connect6Config {
             focus_close: FOCUS_CLOSE,
             // Measured without a gain (stop 103 in docs/experiments/connect6.md): off.
             focus_deep: false,
-            exit_turns: EXIT_TURNS,
+            // Measured with a loan cap of two fifths: level at depth 5, worse at depth 4 (stop
+            // 106 in docs/experiments/connect6.md): off.
+            exit_turns: 0,
             unsettled_drop: UNSETTLED_DROP,
             max_depth: 12,
             table_bits: 18,
@@ -181,10 +184,6 @@ const FOCUS_PLIES: usize = 16;
 /// Half the fall that marks a turn unsettled: turns closer than that are ones the next
 /// iteration may well reorder.
 const FOCUS_CLOSE: i32 = UNSETTLED_DROP / 2;
-/// The first two turns out of the book: against Cloudict, where the learned book's lines end,
-/// the games that were not replayed whole took two searched turns to decide (stop 104 in
-/// docs/experiments/connect6.md).
-const EXIT_TURNS: u8 = 2;
 
 pub struct Connect6Engine {
     config: Connect6Config,
