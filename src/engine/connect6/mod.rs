@@ -340,8 +340,8 @@ impl Connect6Engine {
             };
         }
         // Alpha-beta gets most of what is left; the rest goes to the safety check. With
-        // `focus`, a deciding turn may take the same share of the whole loan (one of the first
-        // out of the book, more than that share).
+        // `focus`, a deciding turn may take the same share of the whole loan (with
+        // `exit_turns`, the first turns out of the book take more: `loan_for_alpha_beta`).
         self.on_exit = self.exits_left > 0;
         self.exits_left = self.exits_left.saturating_sub(1);
         let mut saved = budget.limits().stop_at;
@@ -439,8 +439,9 @@ impl Connect6Engine {
 
     /// Where alpha-beta stops on a turn that runs on the loan (the turn's own stop `turn`, the
     /// loan's end `loan`, from `now`): by default its share of the loan, as of an ordinary
-    /// turn; with `focus_deep`, the loan less the safety check's share of the ordinary turn,
-    /// since the check needs no more on a longer turn (it rarely needs even that).
+    /// turn; with `focus_deep` (or on one of the first turns out of the book, `exit_turns`),
+    /// the loan less the safety check's share of the ordinary turn, since the check needs no
+    /// more on a longer turn (it rarely needs even that).
     fn loan_for_alpha_beta(&self, now: Instant, turn: Instant, loan: Instant) -> Instant {
         let share = self.config.ab_share;
         if self.config.focus_deep || self.on_exit {
@@ -795,10 +796,10 @@ impl Connect6Engine {
     }
 
     /// Whether a turn is one that decides the game, worth the clock's loan with `focus`: one of
-    /// the first out of the book, or one of the game's first (it starts at stone `ply`), or its
-    /// search unsettled (the best turn
-    /// `changed` at the last iteration, or the best `values` of the iterations falling), or its
-    /// best two turns within `focus_close` (`scores`: the last iteration's, best first).
+    /// the first out of the book (`exit_turns`), or one of the game's first (it starts at stone
+    /// `ply`), or its search unsettled (the best turn `changed` at the last iteration, or the
+    /// best `values` of the iterations falling), or its best two turns within `focus_close`
+    /// (`scores`: the last iteration's, best first).
     fn deciding(&self, ply: usize, changed: bool, values: &[i32], scores: &[i32]) -> bool {
         let close =
             matches!(scores, [best, second, ..] if best - second <= self.config.focus_close);
