@@ -271,12 +271,10 @@ fn with_plan_options(
     for (key, value) in options {
         let key = key.as_str();
         if let "open_weight" | "late_weight" | "reserve" | "loan_cap" = key {
-            let range = if key == "reserve" {
-                0.0..=0.9
-            } else if key == "loan_cap" {
-                0.05..=0.9
-            } else {
-                0.05..=20.0
+            let range = match key {
+                "reserve" => 0.0..=0.9,
+                "loan_cap" => 0.05..=0.9,
+                _ => 0.05..=20.0,
             };
             if !range.contains(value) {
                 return Err(format!(

@@ -253,9 +253,10 @@ impl GameClock {
 
     /// The budget of our `turn`-th turn, started at `started` (when the platform's command was
     /// read). An unsettled turn may take `STRETCH` times its allowance, still never more than
-    /// the plan's `loan_cap` of what is left (a quarter) nor half of the spendable time (so a run of loans, such as the
-    /// Connect6 engine's `focus` takes on a game's first turns, leaves the reserve whole and the
-    /// rest of the game half of the plan): the plan takes the loan back from the turns after it.
+    /// the plan's `loan_cap` of what is left (a quarter) nor half of the spendable time (so a
+    /// run of loans, such as the Connect6 engine's `focus` takes on a game's first turns, leaves
+    /// the reserve whole and the rest of the game half of the plan): the plan takes the loan
+    /// back from the turns after it.
     pub fn turn_budget(&self, turn: u32, started: Instant) -> TurnBudget {
         let limit = self.allowance(turn);
         let spendable = self

@@ -96,7 +96,7 @@ fn the_first_turns_out_of_the_book_take_the_loan() {
         (choice.depth, budget.nodes > 0)
     };
     let (book, late) = (after_turns("JJ"), after_turns("JJ JKKJ"));
-    let engine = |exit_turns: u8| {
+    let with_exits = |exit_turns: u8| {
         engine(Connect6Config {
             book: true,
             focus_plies: 0,
@@ -105,7 +105,7 @@ fn the_first_turns_out_of_the_book_take_the_loan() {
             ..focused()
         })
     };
-    let mut e = engine(2);
+    let mut e = with_exits(2);
     assert_eq!(depth(&mut e, &late), (1, true), "no book turn yet");
     assert_eq!(depth(&mut e, &book), (0, false), "the book's turn");
     for n in 0..2 {
@@ -119,7 +119,7 @@ fn the_first_turns_out_of_the_book_take_the_loan() {
     depth(&mut e, &book);
     e.new_game();
     assert_eq!(depth(&mut e, &late), (1, true), "a new game");
-    let mut none = engine(0);
+    let mut none = with_exits(0);
     depth(&mut none, &book);
     assert_eq!(depth(&mut none, &late), (1, true), "exit_turns 0");
 }
