@@ -17,7 +17,10 @@
 //! side to move, the depth it completed and the seconds it had; the next turns of its ranking
 //! (the replies a builder follows for the other side). A learned turn has no search: `- 0 0.0`
 //! and no ranking, after a `# learned` comment with the games' records; where it replaces a
-//! searched turn, the later line of the two is the one read.
+//! searched turn, the later line of the two is the one read. A forgotten position (a learned or
+//! searched turn that kept losing, `--learn`) is a line whose turn is `-` and the forgotten
+//! turn, after a `# forgotten` comment: from there on the book lacks the position and the
+//! engine searches it, and the learning knows which games played the forgotten turn.
 
 use crate::game::connect6::{Connect6, Stone};
 use crate::game::{Color, Game};
@@ -47,6 +50,15 @@ type Cell = (u8, u8);
 #[derive(Clone, Debug, Default)]
 pub struct Book {
     entries: HashMap<(usize, String), Entry>,
+    /// The turns forgotten (in the key's frame) at positions the book no longer has.
+    forgotten: HashMap<(usize, String), Vec<Cell>>,
+}
+
+/// What a line of the file says of its position.
+enum Line {
+    Booked(Entry),
+    /// The position is dropped; the turn it had.
+    Forgotten(Vec<Cell>),
 }
 
 /// The eight symmetries of an `n` x `n` board.
@@ -184,7 +196,10 @@ impl Book {
             }
             let (k, size, entry) =
                 parse_line(line).map_err(|e| format!("{name}, line {}: {e}", i + 1))?;
-            book.entries.insert((size, k), entry);
+            match entry {
+                Line::Booked(entry) => book.insert(size, k, entry),
+                Line::Forgotten(turn) => book.forget(size, &k, turn),
+            }
         }
         Ok(book)
     }
@@ -202,19 +217,39 @@ impl Book {
     }
 
     pub fn insert(&mut self, size: usize, key: String, entry: Entry) {
+        self.forgotten.remove(&(size, key.clone()));
         self.entries.insert((size, key), entry);
+    }
+
+    /// Drops the position of `key`, whose turn was `turn` (in the key's frame): the line that
+    /// records it is `forgotten_line`'s.
+    pub fn forget(&mut self, size: usize, key: &str, turn: Vec<Cell>) {
+        self.entries.remove(&(size, key.to_string()));
+        self.forgotten.insert((size, key.to_string()), turn);
     }
 
     /// The book's turn for `pos` at the start of a turn, as stones of `pos`, if it has the
     /// position and the turn is legal there.
     pub fn turn(&self, pos: &Connect6) -> Option<Vec<Stone>> {
+        self.turn_of(pos, |k| self.get(pos.size(), k).map(|e| &e.turn))
+    }
+
+    /// The turn the book forgot at `pos`, as `turn` gives a booked one.
+    pub fn forgotten_turn(&self, pos: &Connect6) -> Option<Vec<Stone>> {
+        self.turn_of(pos, |k| self.forgotten.get(&(pos.size(), k.to_string())))
+    }
+
+    fn turn_of<'a>(
+        &'a self,
+        pos: &Connect6,
+        lookup: impl Fn(&str) -> Option<&'a Vec<Cell>>,
+    ) -> Option<Vec<Stone>> {
         // Black's single first stone is not the book's: every line starts after it.
         if pos.outcome().is_some() || pos.ply() == 0 || pos.stones_left_in_turn() != 2 {
             return None;
         }
         let (k, sym) = key(pos);
-        let entry = self.get(pos.size(), &k)?;
-        let turn = Entry::in_position(pos, sym, &entry.turn);
+        let turn = Entry::in_position(pos, sym, lookup(&k)?);
         let mut after = pos.clone();
         for &s in &turn {
             if after.outcome().is_some() || after.check_move(s).is_err() {
@@ -226,7 +261,14 @@ impl Book {
     }
 }
 
-fn parse_line(line: &str) -> Result<(String, usize, Entry), String> {
+/// The line that drops the position of `key`, whose turn was `turn` (in the key's frame), from
+/// a book read up to it.
+pub fn forgotten_line(size: usize, key: &str, turn: &[Cell]) -> String {
+    format!("{size} {key} | - {} | - 0 0.0 |", cells_text(turn))
+}
+
+/// A line's key, board size and what it says of the position.
+fn parse_line(line: &str) -> Result<(String, usize, Line), String> {
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
     let [head, turn, numbers, replies] = fields[..] else {
         return Err("expected four fields separated by `|`".into());
@@ -246,6 +288,13 @@ fn parse_line(line: &str) -> Result<(String, usize, Entry), String> {
         .ok_or("expected Black's stones / White's")?;
     parse_cells(black, n)?;
     parse_cells(white, n)?;
+    if let Some(gone) = turn.strip_prefix('-') {
+        return Ok((
+            k.to_string(),
+            size,
+            Line::Forgotten(parse_cells(gone.trim(), n)?),
+        ));
+    }
     let turn = parse_cells(turn, n)?;
     if turn.is_empty() || turn.len() > 2 {
         return Err("a turn has one or two stones".into());
@@ -275,7 +324,7 @@ fn parse_line(line: &str) -> Result<(String, usize, Entry), String> {
         seconds,
         replies,
     };
-    Ok((k.to_string(), size, entry))
+    Ok((k.to_string(), size, Line::Booked(entry)))
 }
 
 /// The built-in book, read once (a damaged file fails its test, never a game: it reads empty).

@@ -60,7 +60,10 @@ pub struct BookArgs {
     /// `--games` files whose turns are learned. Each turn they played at a turn start within
     /// `--turns`, for a colour built, is scored by its game's result, and the book takes the
     /// best-scoring turn that won more than it lost, where it has no turn or its own scored
-    /// worse. The tree is not walked and nothing is searched.
+    /// worse. Where none qualifies and the book's own turn lost more than it won, at least
+    /// twice in games that left the book right after it (and more often than such games won),
+    /// the book forgets the position and the engine's search plays there. The tree is not
+    /// walked and nothing is searched.
     #[arg(long, value_delimiter = ',', requires = "games")]
     pub learn: Vec<String>,
 }
@@ -128,9 +131,10 @@ pub fn build(args: &BookArgs) -> Result<(), String> {
         .open(&args.out)
         .map_err(|e| format!("{name}: {e}"))?;
     if !args.learn.is_empty() {
-        let written = learn::append(args, rules, &games, &mut book, &mut file, &name)?;
+        let (learned, forgotten) = learn::append(args, rules, &games, &mut book, &mut file, &name)?;
         eprintln!(
-            "book: done: {written} turns learned from the games, {} positions in {name}",
+            "book: done: {learned} turns learned from the games, {forgotten} positions \
+             forgotten, {} positions in {name}",
             book.len()
         );
         return Ok(());

@@ -126,6 +126,38 @@ fn lines_read_back_as_written() {
     assert_eq!(book.get(19, &k), Some(&bare));
 }
 
+/// A forgotten line drops the position read before it, and a line after it books it again.
+#[test]
+fn a_forgotten_position_is_dropped_until_booked_again() {
+    let (k, _) = key(&position(19, &OPENING));
+    let other = "19 JJ/ | JKKJ | 3 4 1.0 |";
+    let entry = Entry {
+        turn: vec![(11, 10), (12, 10)],
+        value: None,
+        depth: 0,
+        seconds: 0.0,
+        replies: Vec::new(),
+    };
+    let gone = forgotten_line(19, &k, &entry.turn);
+    let text = format!("{}\n{other}\n{gone}\n", entry.line(19, &k));
+    let book = Book::parse(&text, "test").unwrap();
+    assert_eq!(book.len(), 1, "only the other position is left");
+    assert_eq!(book.get(19, &k), None);
+    let pos = position(19, &OPENING);
+    assert_eq!(book.turn(&pos), None);
+    let sym = key(&pos).1;
+    assert_eq!(
+        book.forgotten_turn(&pos),
+        Some(Entry::in_position(&pos, sym, &entry.turn)),
+        "the forgotten turn is remembered"
+    );
+    let again = Book::parse(&format!("{text}{}\n", entry.line(19, &k)), "test").unwrap();
+    assert_eq!(again.get(19, &k), Some(&entry));
+    assert_eq!(again.forgotten_turn(&pos), None);
+    // A forgotten line for a position never booked is no error.
+    assert_eq!(Book::parse(&gone, "test").unwrap().len(), 0);
+}
+
 #[test]
 fn a_damaged_line_is_named_with_its_number() {
     let good = "19 JJ/ | JKKJ | 3 4 1.0 | ";

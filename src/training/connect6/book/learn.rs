@@ -2,7 +2,11 @@
 //! (within `--turns`, of a colour built) where an engine `--learn` names was to move, the turn it
 //! played is scored by the game's result. Where one turn has won more games than it lost and
 //! scores best there (`Record::score`), the book takes it: at a position it lacks,
-//! or over its own turn when that turn scored worse in the same games. Nothing is searched.
+//! or over its own turn when that turn scored worse in the same games. Where no turn there
+//! qualifies, the book's own turn has lost more than it won, and at least two lost games left
+//! the book right after it (more than won that way), the book forgets the position (a line
+//! `forgotten_line` writes): the engine's search, with its opening variety, plays there next
+//! time, so the learning explores instead of repeating a lost line. Nothing is searched.
 //!
 //! Why: against an opponent that answers the same position the same way (Cloudict at a fixed
 //! depth does), our games are decided in the few turns where our choice varies (the opening
@@ -10,7 +14,7 @@
 //! replay of won lines against that opponent, not strength elsewhere (docs/experiments).
 
 use super::{after_turn, turn_starts, BookArgs, PlayedGame};
-use crate::engine::connect6::prepared::{cell_text, key, Book, Entry};
+use crate::engine::connect6::prepared::{cell_text, forgotten_line, key, Book, Entry};
 use crate::game::connect6::{Connect6, Connect6Rules, Stone};
 use crate::game::Game;
 use std::collections::HashMap;
@@ -39,10 +43,21 @@ impl Record {
 struct Played {
     pos: Connect6,
     records: Vec<Record>,
+    /// The games won and lost whose last turn from the book (the book as read, followed from
+    /// the game's first turn start on) was played here: the games the book's turn here handed
+    /// to the search.
+    left_book: (u32, u32),
+}
+
+/// Whether the book's turn at a position, with record `ours`, has earned being forgotten: it
+/// lost more than it won, and the games that left the book after it lost at least twice and
+/// more often than they won (a turn whose losses came after later book turns is not blamed).
+fn forgets(ours: &Record, (won, lost): (u32, u32)) -> bool {
+    ours.losses > ours.wins && lost >= 2 && lost > won
 }
 
 /// Scores the learners' turns of the games and appends the book's new lines to `file`, each
-/// after a comment with its record; returns how many it wrote.
+/// after a comment with its record; returns how many turns it learned and positions it forgot.
 pub(super) fn append(
     args: &BookArgs,
     rules: Connect6Rules,
@@ -50,29 +65,53 @@ pub(super) fn append(
     book: &mut Book,
     file: &mut File,
     name: &str,
-) -> Result<usize, String> {
-    let (order, played) = tally(args, rules, games);
-    let mut written = 0;
+) -> Result<(usize, usize), String> {
+    let (order, played) = tally(args, rules, games, book);
+    let (mut learned, mut forgotten) = (0, 0);
     for k in &order {
-        let Played { pos, records } = &played[k];
-        let Some(best) = records
+        let Played {
+            pos,
+            records,
+            left_book,
+        } = &played[k];
+        // The book's own turn here (the position after it, up to symmetry) and its record.
+        let ours = book.get(args.size, k).map(|entry| {
+            let sym = key(pos).1;
+            key(&after_turn(pos, &Entry::in_position(pos, sym, &entry.turn))).0
+        });
+        let ours_record = ours
+            .as_ref()
+            .and_then(|o| records.iter().find(|r| &r.after == o));
+        let best = records
             .iter()
             .filter(|r| r.wins > r.losses)
             .max_by(|a, b| a.score().total_cmp(&b.score()).then(a.wins.cmp(&b.wins)))
-        else {
+            .filter(|best| {
+                ours.as_ref().is_none_or(|o| {
+                    *o != best.after && ours_record.map_or(0.5, Record::score) < best.score()
+                })
+            });
+        let Some(best) = best else {
+            if let Some(r) = ours_record.filter(|r| forgets(r, *left_book)) {
+                let comment = format!(
+                    "# forgotten: {} won {}, lost {}; left the book after it {}-{}{}",
+                    cells(&r.turn),
+                    r.wins,
+                    r.losses,
+                    left_book.0,
+                    left_book.1,
+                    others(records, &r.after)
+                );
+                let line = forgotten_line(args.size, k, &r.turn);
+                writeln!(file, "{comment}\n{line}")
+                    .and_then(|_| file.flush())
+                    .map_err(|e| format!("{name}: {e}"))?;
+                eprintln!("book: {comment}\nbook: {line}");
+                book.forget(args.size, k, r.turn.clone());
+                forgotten += 1;
+            }
             continue;
         };
-        if let Some(entry) = book.get(args.size, k) {
-            let sym = key(pos).1;
-            let ours = key(&after_turn(pos, &Entry::in_position(pos, sym, &entry.turn))).0;
-            let ours_score = records
-                .iter()
-                .find(|r| r.after == ours)
-                .map_or(0.5, Record::score);
-            if ours == best.after || ours_score >= best.score() {
-                continue;
-            }
-        }
         let entry = Entry {
             turn: best.turn.clone(),
             value: None,
@@ -80,35 +119,40 @@ pub(super) fn append(
             seconds: 0.0,
             replies: Vec::new(),
         };
-        let others: Vec<String> = records
-            .iter()
-            .filter(|r| r.after != best.after)
-            .map(|r| format!("{} {}-{}", cells(&r.turn), r.wins, r.losses))
-            .collect();
         let line = entry.line(args.size, k);
         let comment = format!(
             "# learned: {} won {}, lost {}{}",
             cells(&best.turn),
             best.wins,
             best.losses,
-            if others.is_empty() {
-                String::new()
-            } else {
-                format!("; the others: {}", others.join(", "))
-            }
+            others(records, &best.after)
         );
         writeln!(file, "{comment}\n{line}")
             .and_then(|_| file.flush())
             .map_err(|e| format!("{name}: {e}"))?;
         eprintln!("book: {comment}\nbook: {line}");
         book.insert(args.size, k.clone(), entry);
-        written += 1;
+        learned += 1;
     }
-    Ok(written)
+    Ok((learned, forgotten))
 }
 
 fn cells(turn: &[(u8, u8)]) -> String {
     turn.iter().map(|&c| cell_text(c)).collect()
+}
+
+/// The records of the turns other than the one leading to `after`, for a comment.
+fn others(records: &[Record], after: &str) -> String {
+    let others: Vec<String> = records
+        .iter()
+        .filter(|r| r.after != after)
+        .map(|r| format!("{} {}-{}", cells(&r.turn), r.wins, r.losses))
+        .collect();
+    if others.is_empty() {
+        String::new()
+    } else {
+        format!("; the others: {}", others.join(", "))
+    }
 }
 
 /// The learners' turns of the games, by position (keys in the order the games reach them).
@@ -116,11 +160,16 @@ fn tally(
     args: &BookArgs,
     rules: Connect6Rules,
     games: &[PlayedGame],
+    book: &Book,
 ) -> (Vec<String>, HashMap<String, Played>) {
     let colors = args.side.colors();
     let mut order = Vec::new();
     let mut played: HashMap<String, Played> = HashMap::new();
     for game in games {
+        // The position of the game's last turn from the book while it still followed it. A
+        // forgotten turn counts as the book's: the games that played it were the evidence
+        // that dropped it, and are not counted again against the turn before it.
+        let (mut following, mut last_book) = (true, None);
         for (pos, n) in turn_starts(rules, &game.stones, args.turns) {
             let mover = pos.side_to_move();
             if !colors.contains(&mover) || !args.learn.contains(&game.names[mover.index()]) {
@@ -131,8 +180,18 @@ fn tally(
                 continue;
             }
             let (k, sym) = key(&pos);
+            let after = key(&after_turn(&pos, &turn)).0;
+            if following {
+                following = book
+                    .turn(&pos)
+                    .or_else(|| book.forgotten_turn(&pos))
+                    .is_some_and(|ours| key(&after_turn(&pos, &ours)).0 == after);
+                if following {
+                    last_book = Some(k.clone());
+                }
+            }
             let record = Record {
-                after: key(&after_turn(&pos, &turn)).0,
+                after,
                 turn: Entry::to_key_frame(&pos, sym, &turn),
                 wins: (game.winner == Some(mover)) as u32,
                 losses: (game.winner == Some(mover.opponent())) as u32,
@@ -142,6 +201,7 @@ fn tally(
                 Played {
                     pos: pos.clone(),
                     records: Vec::new(),
+                    left_book: (0, 0),
                 }
             });
             match at_pos.records.iter_mut().find(|r| r.after == record.after) {
@@ -151,6 +211,12 @@ fn tally(
                 }
                 None => at_pos.records.push(record),
             }
+        }
+        if let Some(k) = last_book {
+            let at_pos = played.get_mut(&k).expect("tallied above");
+            let mover = at_pos.pos.side_to_move();
+            at_pos.left_book.0 += (game.winner == Some(mover)) as u32;
+            at_pos.left_book.1 += (game.winner == Some(mover.opponent())) as u32;
         }
     }
     (order, played)

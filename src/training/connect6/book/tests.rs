@@ -320,3 +320,100 @@ fn the_learners_winning_turns_are_booked() {
         let _ = fs::remove_file(f);
     }
 }
+
+/// `--learn` forgets the book's turn that lost more than it won where the lost games left the
+/// book right after it, not the turn before it (its losses came after a later book turn, or
+/// only once after it); the games that played a forgotten turn are not counted again against
+/// the turn before; new games whose search lost after that turn are.
+#[test]
+fn a_book_turn_that_keeps_losing_is_forgotten() {
+    let centre = (9, 9);
+    let (a, e, f) = (
+        [(10, 10), (10, 8)],
+        [(15, 15), (15, 16)],
+        [(3, 15), (4, 15)],
+    );
+    let (black_turn, other_black) = ([(5, 5), (5, 6)], [(1, 1), (1, 2)]);
+    let line = |parts: &[&[(usize, usize)]]| -> Vec<(usize, usize)> {
+        std::iter::once(centre)
+            .chain(parts.iter().flat_map(|p| p.iter().copied()))
+            .collect()
+    };
+    let (rest, tail) = ([(0, 0), (0, 1)], [(18, 18), (17, 18)]);
+    let lost_after_e = named_game("them", "me", "black", &line(&[&a, &black_turn, &e, &rest]));
+    let mut games = vec![
+        lost_after_e.clone(),
+        lost_after_e,
+        named_game(
+            "them",
+            "me",
+            "white",
+            &line(&[&a, &black_turn, &e, &rest, &tail]),
+        ),
+        // Left the book after `a` once (Black's other turn is not booked).
+        named_game("them", "me", "black", &line(&[&a, &other_black, &f])),
+    ];
+    let path = scratch("forget-games");
+    fs::write(&path, games.join("\n") + "\n").unwrap();
+    // The book: `a` after the centre (a search's), `e` after `a` and Black's turn (learned).
+    let p1 = after_stones(&[centre], 1);
+    let p2 = after_stones(&line(&[&a, &black_turn]), 5);
+    let booked = |pos: &Connect6, turn: &[(usize, usize)], value: Option<i32>| {
+        let (k, sym) = key(pos);
+        let stones: Vec<Stone> = turn.iter().map(|&(x, y)| pos.point(x, y)).collect();
+        let entry = Entry {
+            turn: Entry::to_key_frame(pos, sym, &stones),
+            value,
+            depth: value.map_or(0, |_| 5),
+            seconds: 1.0,
+            replies: Vec::new(),
+        };
+        entry.line(19, &k)
+    };
+    let out = scratch("forgetting");
+    let start = format!("{}\n{}\n", booked(&p1, &a, Some(3)), booked(&p2, &e, None));
+    fs::write(&out, &start).unwrap();
+    let learn = BookArgs {
+        turns: 4,
+        side: BookSide::White,
+        games: vec![path.clone()],
+        learn: vec!["me".into()],
+        ..args(out.clone())
+    };
+    build(&learn).unwrap();
+    let text = fs::read_to_string(&out).unwrap();
+    let book = Book::parse(&text, "test").unwrap();
+    assert!(book.turn(&p2).is_none(), "{text}");
+    assert!(book.forgotten_turn(&p2).is_some(), "{text}");
+    assert!(book.turn(&p1).is_some(), "{text}");
+    assert_eq!(text.matches("# forgotten").count(), 1, "{text}");
+    assert!(
+        text.contains("won 1, lost 2; left the book after it 1-2"),
+        "{text}"
+    );
+    // The same games again: the games that played `e` stay its evidence, not `a`'s.
+    build(&learn).unwrap();
+    assert_eq!(fs::read_to_string(&out).unwrap(), text);
+
+    // A new game whose search chose `f` where `e` was, and lost: a second loss handed to the
+    // search after `a`, and `a` is forgotten (1 won, 4 lost).
+    games.push(named_game(
+        "them",
+        "me",
+        "black",
+        &line(&[&a, &black_turn, &f]),
+    ));
+    fs::write(&path, games.join("\n") + "\n").unwrap();
+    build(&learn).unwrap();
+    let text = fs::read_to_string(&out).unwrap();
+    let book = Book::parse(&text, "test").unwrap();
+    assert!(book.turn(&p1).is_none(), "{text}");
+    assert!(
+        text.contains("won 1, lost 4; left the book after it 0-2"),
+        "{text}"
+    );
+    assert_eq!(book.len(), 0, "{text}");
+    for f in [path, out] {
+        let _ = fs::remove_file(f);
+    }
+}
