@@ -3,10 +3,11 @@
 //! played is scored by the game's result. Where one turn has won more games than it lost and
 //! scores best there (`Record::score`), the book takes it: at a position it lacks,
 //! or over its own turn when that turn scored worse in the same games. Where no turn there
-//! qualifies, the book's own turn has lost more than it won, and at least two lost games left
-//! the book right after it (more than won that way), the book forgets the position (a line
-//! `forgotten_line` writes): the engine's search, with its opening variety, plays there next
-//! time, so the learning explores instead of repeating a lost line. Nothing is searched.
+//! qualifies, the book's own turn has lost more than it won, at least two lost games left the
+//! book right after it (more than won that way), and no game won by following the book's later
+//! turns after it, the book forgets the position (a line `forgotten_line` writes): the engine's
+//! search, with its opening variety, plays there next time, so the learning explores instead
+//! of repeating a lost line. Nothing is searched.
 //!
 //! Why: against an opponent that answers the same position the same way (Cloudict at a fixed
 //! depth does), our games are decided in the few turns where our choice varies (the opening
@@ -47,13 +48,22 @@ struct Played {
     /// the game's first turn start on) was played here: the games the book's turn here handed
     /// to the search.
     left_book: (u32, u32),
+    /// The games won that followed the book past this position, through turns it still has:
+    /// wins the book would play again.
+    won_deeper: u32,
 }
 
-/// Whether the book's turn at a position, with record `ours`, has earned being forgotten: it
-/// lost more than it won, and the games that left the book after it lost at least twice and
-/// more often than they won (a turn whose losses came after later book turns is not blamed).
-fn forgets(ours: &Record, (won, lost): (u32, u32)) -> bool {
-    ours.losses > ours.wins && lost >= 2 && lost > won
+impl Played {
+    /// Whether the book's turn here, with record `ours`, has earned being forgotten: it lost
+    /// more than it won, the games that left the book after it lost at least twice and more
+    /// often than they won, and none won by the book's later turns. A turn whose losses came
+    /// after later book turns is not blamed; one whose later book lines win is kept (stop 107:
+    /// a turn that lost in some of the board's orientations against Cloudict, and won by the
+    /// book's later turns in others, was forgotten and those wins were lost with it).
+    fn forgets(&self, ours: &Record) -> bool {
+        let (won, lost) = self.left_book;
+        ours.losses > ours.wins && lost >= 2 && lost > won && self.won_deeper == 0
+    }
 }
 
 /// Scores the learners' turns of the games and appends the book's new lines to `file`, each
@@ -66,14 +76,41 @@ pub(super) fn append(
     file: &mut File,
     name: &str,
 ) -> Result<(usize, usize), String> {
-    let (order, played) = tally(args, rules, games, book);
     let (mut learned, mut forgotten) = (0, 0);
-    for k in &order {
+    // A forgotten turn can leave the turn before it without the later wins that kept it, so the
+    // games are scored again against the book until a pass changes nothing: a second run on
+    // the same games then writes nothing.
+    loop {
+        let before = (learned, forgotten);
+        let (order, played) = tally(args, rules, games, book);
+        for k in &order {
+            let at = &played[k];
+            (learned, forgotten) = decide(args, k, at, book, file, name, (learned, forgotten))?;
+        }
+        if (learned, forgotten) == before {
+            return Ok((learned, forgotten));
+        }
+    }
+}
+
+/// What the records at one position change in the book: a turn learned or the position
+/// forgotten (the counts returned with it), or nothing.
+fn decide(
+    args: &BookArgs,
+    k: &str,
+    at: &Played,
+    book: &mut Book,
+    file: &mut File,
+    name: &str,
+    (mut learned, mut forgotten): (usize, usize),
+) -> Result<(usize, usize), String> {
+    {
         let Played {
             pos,
             records,
             left_book,
-        } = &played[k];
+            ..
+        } = at;
         // The book's own turn here (the position after it, up to symmetry) and its record.
         let ours = book.get(args.size, k).map(|entry| {
             let sym = key(pos).1;
@@ -92,7 +129,7 @@ pub(super) fn append(
                 })
             });
         let Some(best) = best else {
-            if let Some(r) = ours_record.filter(|r| forgets(r, *left_book)) {
+            if let Some(r) = ours_record.filter(|r| at.forgets(r)) {
                 let comment = format!(
                     "# forgotten: {} won {}, lost {}; left the book after it {}-{}{}",
                     cells(&r.turn),
@@ -110,7 +147,7 @@ pub(super) fn append(
                 book.forget(args.size, k, r.turn.clone());
                 forgotten += 1;
             }
-            continue;
+            return Ok((learned, forgotten));
         };
         let entry = Entry {
             turn: best.turn.clone(),
@@ -131,7 +168,7 @@ pub(super) fn append(
             .and_then(|_| file.flush())
             .map_err(|e| format!("{name}: {e}"))?;
         eprintln!("book: {comment}\nbook: {line}");
-        book.insert(args.size, k.clone(), entry);
+        book.insert(args.size, k.to_string(), entry);
         learned += 1;
     }
     Ok((learned, forgotten))
@@ -166,10 +203,11 @@ fn tally(
     let mut order = Vec::new();
     let mut played: HashMap<String, Played> = HashMap::new();
     for game in games {
-        // The position of the game's last turn from the book while it still followed it. A
-        // forgotten turn counts as the book's: the games that played it were the evidence
-        // that dropped it, and are not counted again against the turn before it.
-        let (mut following, mut last_book) = (true, None);
+        // The positions where the game played the book's turn, from its first turn start on
+        // while it followed the book, each with whether that turn is forgotten. A forgotten
+        // turn counts as the book's: the games that played it were the evidence that dropped
+        // it, and are not counted again against the turn before it.
+        let (mut following, mut followed) = (true, Vec::new());
         for (pos, n) in turn_starts(rules, &game.stones, args.turns) {
             let mover = pos.side_to_move();
             if !colors.contains(&mover) || !args.learn.contains(&game.names[mover.index()]) {
@@ -182,12 +220,13 @@ fn tally(
             let (k, sym) = key(&pos);
             let after = key(&after_turn(&pos, &turn)).0;
             if following {
-                following = book
-                    .turn(&pos)
+                let booked = book.turn(&pos);
+                let gone = booked.is_none();
+                following = booked
                     .or_else(|| book.forgotten_turn(&pos))
                     .is_some_and(|ours| key(&after_turn(&pos, &ours)).0 == after);
                 if following {
-                    last_book = Some(k.clone());
+                    followed.push((k.clone(), gone));
                 }
             }
             let record = Record {
@@ -202,6 +241,7 @@ fn tally(
                     pos: pos.clone(),
                     records: Vec::new(),
                     left_book: (0, 0),
+                    won_deeper: 0,
                 }
             });
             match at_pos.records.iter_mut().find(|r| r.after == record.after) {
@@ -212,11 +252,20 @@ fn tally(
                 None => at_pos.records.push(record),
             }
         }
-        if let Some(k) = last_book {
-            let at_pos = played.get_mut(&k).expect("tallied above");
+        if let Some((last, _)) = followed.last() {
+            let at_pos = played.get_mut(last).expect("tallied above");
             let mover = at_pos.pos.side_to_move();
-            at_pos.left_book.0 += (game.winner == Some(mover)) as u32;
+            let won = game.winner == Some(mover);
+            at_pos.left_book.0 += won as u32;
             at_pos.left_book.1 += (game.winner == Some(mover.opponent())) as u32;
+            // Each earlier position's win by later turns the book still has.
+            if won {
+                for i in 0..followed.len() - 1 {
+                    if followed[i + 1..].iter().all(|(_, gone)| !gone) {
+                        played.get_mut(&followed[i].0).expect("tallied").won_deeper += 1;
+                    }
+                }
+            }
         }
     }
     (order, played)

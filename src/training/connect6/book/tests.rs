@@ -358,20 +358,12 @@ fn a_book_turn_that_keeps_losing_is_forgotten() {
     // The book: `a` after the centre (a search's), `e` after `a` and Black's turn (learned).
     let p1 = after_stones(&[centre], 1);
     let p2 = after_stones(&line(&[&a, &black_turn]), 5);
-    let booked = |pos: &Connect6, turn: &[(usize, usize)], value: Option<i32>| {
-        let (k, sym) = key(pos);
-        let stones: Vec<Stone> = turn.iter().map(|&(x, y)| pos.point(x, y)).collect();
-        let entry = Entry {
-            turn: Entry::to_key_frame(pos, sym, &stones),
-            value,
-            depth: value.map_or(0, |_| 5),
-            seconds: 1.0,
-            replies: Vec::new(),
-        };
-        entry.line(19, &k)
-    };
     let out = scratch("forgetting");
-    let start = format!("{}\n{}\n", booked(&p1, &a, Some(3)), booked(&p2, &e, None));
+    let start = format!(
+        "{}\n{}\n",
+        book_line(&p1, &a, Some(3)),
+        book_line(&p2, &e, None)
+    );
     fs::write(&out, &start).unwrap();
     let learn = BookArgs {
         turns: 4,
@@ -413,6 +405,74 @@ fn a_book_turn_that_keeps_losing_is_forgotten() {
         "{text}"
     );
     assert_eq!(book.len(), 0, "{text}");
+    for f in [path, out] {
+        let _ = fs::remove_file(f);
+    }
+}
+
+/// The book's line giving `turn` at `pos`: a search's (with `value`) or a learned one.
+fn book_line(pos: &Connect6, turn: &[(usize, usize)], value: Option<i32>) -> String {
+    let (k, sym) = key(pos);
+    let stones: Vec<Stone> = turn.iter().map(|&(x, y)| pos.point(x, y)).collect();
+    let entry = Entry {
+        turn: Entry::to_key_frame(pos, sym, &stones),
+        value,
+        depth: value.map_or(0, |_| 5),
+        seconds: 1.0,
+        replies: Vec::new(),
+    };
+    entry.line(19, &k)
+}
+
+/// A book turn that lost more than it won, and lost three games that left the book after it,
+/// is kept while a game won by the book's later turns after it: those wins would be lost with
+/// it (the opponent's other replies are answered deeper, by learning there).
+#[test]
+fn a_book_turn_whose_later_lines_win_is_kept() {
+    let centre = (9, 9);
+    let (a, e) = ([(10, 10), (10, 8)], [(15, 15), (15, 16)]);
+    let line = |parts: &[&[(usize, usize)]]| -> Vec<(usize, usize)> {
+        std::iter::once(centre)
+            .chain(parts.iter().flat_map(|p| p.iter().copied()))
+            .collect()
+    };
+    let black_turn = [(5, 5), (5, 6)];
+    let mut games = vec![named_game(
+        "them",
+        "me",
+        "white",
+        &line(&[&a, &black_turn, &e, &[(0, 0), (0, 1)]]),
+    )];
+    for other_black in [[(1, 1), (1, 2)], [(2, 1), (2, 2)], [(3, 1), (3, 2)]] {
+        let searched = [(12, 3), (13, 3)];
+        games.push(named_game(
+            "them",
+            "me",
+            "black",
+            &line(&[&a, &other_black, &searched]),
+        ));
+    }
+    let path = scratch("kept-games");
+    fs::write(&path, games.join("\n") + "\n").unwrap();
+    let p1 = after_stones(&[centre], 1);
+    let p2 = after_stones(&line(&[&a, &black_turn]), 5);
+    let out = scratch("kept");
+    let start = format!(
+        "{}\n{}\n",
+        book_line(&p1, &a, Some(3)),
+        book_line(&p2, &e, None)
+    );
+    fs::write(&out, &start).unwrap();
+    build(&BookArgs {
+        turns: 4,
+        side: BookSide::White,
+        games: vec![path.clone()],
+        learn: vec!["me".into()],
+        ..args(out.clone())
+    })
+    .unwrap();
+    let text = fs::read_to_string(&out).unwrap();
+    assert_eq!(text, start, "nothing learned, nothing forgotten");
     for f in [path, out] {
         let _ = fs::remove_file(f);
     }
