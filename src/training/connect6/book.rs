@@ -62,8 +62,8 @@ pub struct BookArgs {
     /// best-scoring turn that won more than it lost, where it has no turn or its own scored
     /// worse. Where none qualifies and the book's own turn lost more than it won, at least
     /// twice in games that left the book right after it (and more often than such games won),
-    /// the book forgets the position and the engine's search plays there. The tree is not
-    /// walked and nothing is searched.
+    /// and never won by the book's later turns, the book forgets the position and the engine's
+    /// search plays there. The tree is not walked and nothing is searched.
     #[arg(long, value_delimiter = ',', requires = "games")]
     pub learn: Vec<String>,
 }

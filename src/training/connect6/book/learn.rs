@@ -79,22 +79,33 @@ pub(super) fn append(
     let (mut learned, mut forgotten) = (0, 0);
     // A forgotten turn can leave the turn before it without the later wins that kept it, so the
     // games are scored again against the book until a pass changes nothing: a second run on
-    // the same games then writes nothing.
+    // the same games then writes nothing. Records do not change between passes, so a learned
+    // turn (won more than lost) is never forgotten, nor a forgotten one (lost more) learned.
     loop {
-        let before = (learned, forgotten);
         let (order, played) = tally(args, rules, games, book);
+        let mut changed = false;
         for k in &order {
-            let at = &played[k];
-            (learned, forgotten) = decide(args, k, at, book, file, name, (learned, forgotten))?;
+            match decide(args, k, &played[k], book, file, name)? {
+                None => continue,
+                Some(Change::Learned) => learned += 1,
+                Some(Change::Forgotten) => forgotten += 1,
+            }
+            changed = true;
         }
-        if (learned, forgotten) == before {
+        if !changed {
             return Ok((learned, forgotten));
         }
     }
 }
 
-/// What the records at one position change in the book: a turn learned or the position
-/// forgotten (the counts returned with it), or nothing.
+/// What one position's records changed in the book; its line is written by `decide`.
+enum Change {
+    Learned,
+    Forgotten,
+}
+
+/// What the records at one position change in `book`: a turn learned, or the position
+/// forgotten, its line appended to `file` after a comment giving the records; or nothing.
 fn decide(
     args: &BookArgs,
     k: &str,
@@ -102,53 +113,26 @@ fn decide(
     book: &mut Book,
     file: &mut File,
     name: &str,
-    (mut learned, mut forgotten): (usize, usize),
-) -> Result<(usize, usize), String> {
-    {
-        let Played {
-            pos,
-            records,
-            left_book,
-            ..
-        } = at;
-        // The book's own turn here (the position after it, up to symmetry) and its record.
-        let ours = book.get(args.size, k).map(|entry| {
-            let sym = key(pos).1;
-            key(&after_turn(pos, &Entry::in_position(pos, sym, &entry.turn))).0
+) -> Result<Option<Change>, String> {
+    let Played { pos, records, .. } = at;
+    // The book's own turn here (the position after it, up to symmetry) and its record.
+    let ours = book.get(args.size, k).map(|entry| {
+        let sym = key(pos).1;
+        key(&after_turn(pos, &Entry::in_position(pos, sym, &entry.turn))).0
+    });
+    let ours_record = ours
+        .as_ref()
+        .and_then(|o| records.iter().find(|r| &r.after == o));
+    let best = records
+        .iter()
+        .filter(|r| r.wins > r.losses)
+        .max_by(|a, b| a.score().total_cmp(&b.score()).then(a.wins.cmp(&b.wins)))
+        .filter(|best| {
+            ours.as_ref().is_none_or(|o| {
+                *o != best.after && ours_record.map_or(0.5, Record::score) < best.score()
+            })
         });
-        let ours_record = ours
-            .as_ref()
-            .and_then(|o| records.iter().find(|r| &r.after == o));
-        let best = records
-            .iter()
-            .filter(|r| r.wins > r.losses)
-            .max_by(|a, b| a.score().total_cmp(&b.score()).then(a.wins.cmp(&b.wins)))
-            .filter(|best| {
-                ours.as_ref().is_none_or(|o| {
-                    *o != best.after && ours_record.map_or(0.5, Record::score) < best.score()
-                })
-            });
-        let Some(best) = best else {
-            if let Some(r) = ours_record.filter(|r| at.forgets(r)) {
-                let comment = format!(
-                    "# forgotten: {} won {}, lost {}; left the book after it {}-{}{}",
-                    cells(&r.turn),
-                    r.wins,
-                    r.losses,
-                    left_book.0,
-                    left_book.1,
-                    others(records, &r.after)
-                );
-                let line = forgotten_line(args.size, k, &r.turn);
-                writeln!(file, "{comment}\n{line}")
-                    .and_then(|_| file.flush())
-                    .map_err(|e| format!("{name}: {e}"))?;
-                eprintln!("book: {comment}\nbook: {line}");
-                book.forget(args.size, k, r.turn.clone());
-                forgotten += 1;
-            }
-            return Ok((learned, forgotten));
-        };
+    let (comment, line, change) = if let Some(best) = best {
         let entry = Entry {
             turn: best.turn.clone(),
             value: None,
@@ -156,7 +140,6 @@ fn decide(
             seconds: 0.0,
             replies: Vec::new(),
         };
-        let line = entry.line(args.size, k);
         let comment = format!(
             "# learned: {} won {}, lost {}{}",
             cells(&best.turn),
@@ -164,14 +147,33 @@ fn decide(
             best.losses,
             others(records, &best.after)
         );
-        writeln!(file, "{comment}\n{line}")
-            .and_then(|_| file.flush())
-            .map_err(|e| format!("{name}: {e}"))?;
-        eprintln!("book: {comment}\nbook: {line}");
+        let line = entry.line(args.size, k);
         book.insert(args.size, k.to_string(), entry);
-        learned += 1;
-    }
-    Ok((learned, forgotten))
+        (comment, line, Change::Learned)
+    } else if let Some(r) = ours_record.filter(|r| at.forgets(r)) {
+        let comment = format!(
+            "# forgotten: {} won {}, lost {}; left the book after it {}-{}{}",
+            cells(&r.turn),
+            r.wins,
+            r.losses,
+            at.left_book.0,
+            at.left_book.1,
+            others(records, &r.after)
+        );
+        book.forget(args.size, k, r.turn.clone());
+        (
+            comment,
+            forgotten_line(args.size, k, &r.turn),
+            Change::Forgotten,
+        )
+    } else {
+        return Ok(None);
+    };
+    writeln!(file, "{comment}\n{line}")
+        .and_then(|_| file.flush())
+        .map_err(|e| format!("{name}: {e}"))?;
+    eprintln!("book: {comment}\nbook: {line}");
+    Ok(Some(change))
 }
 
 fn cells(turn: &[(u8, u8)]) -> String {
