@@ -288,13 +288,7 @@ fn the_learners_winning_turns_are_booked() {
         format!("19 JJ/ | JKKJ | 0 1 1.0 |\n{}\n", e_entry.line(19, &k)),
     )
     .unwrap();
-    let a_args = BookArgs {
-        turns: 4,
-        side: BookSide::White,
-        games: vec![path.clone()],
-        learn: vec!["me".into()],
-        ..args(out.clone())
-    };
+    let a_args = learner_args(&path, &out);
     build(&a_args).unwrap();
     let text = fs::read_to_string(&out).unwrap();
     let book = Book::parse(&text, "test").unwrap();
@@ -353,25 +347,12 @@ fn a_book_turn_that_keeps_losing_is_forgotten() {
         // Left the book after `a` once (Black's other turn is not booked).
         named_game("them", "me", "black", &line(&[&a, &other_black, &f])),
     ];
-    let path = scratch("forget-games");
-    fs::write(&path, games.join("\n") + "\n").unwrap();
-    // The book: `a` after the centre (a search's), `e` after `a` and Black's turn (learned).
-    let p1 = after_stones(&[centre], 1);
-    let p2 = after_stones(&line(&[&a, &black_turn]), 5);
-    let out = scratch("forgetting");
-    let start = format!(
-        "{}\n{}\n",
-        book_line(&p1, &a, Some(3)),
-        book_line(&p2, &e, None)
+    let (p1, p2) = (
+        after_stones(&[centre], 1),
+        after_stones(&line(&[&a, &black_turn]), 5),
     );
-    fs::write(&out, &start).unwrap();
-    let learn = BookArgs {
-        turns: 4,
-        side: BookSide::White,
-        games: vec![path.clone()],
-        learn: vec!["me".into()],
-        ..args(out.clone())
-    };
+    let (path, out, _) = two_turn_book("forgetting", &games, (&p1, &a), (&p2, &e));
+    let learn = learner_args(&path, &out);
     build(&learn).unwrap();
     let text = fs::read_to_string(&out).unwrap();
     let book = Book::parse(&text, "test").unwrap();
@@ -407,6 +388,37 @@ fn a_book_turn_that_keeps_losing_is_forgotten() {
     assert_eq!(book.len(), 0, "{text}");
     for f in [path, out] {
         let _ = fs::remove_file(f);
+    }
+}
+
+/// The games file and the book of the forgetting tests, named by `tag`: the first turn a
+/// search's, the second a learned one. Returns the two paths and the book's text.
+fn two_turn_book(
+    tag: &str,
+    games: &[String],
+    (p1, first): (&Connect6, &[(usize, usize)]),
+    (p2, second): (&Connect6, &[(usize, usize)]),
+) -> (PathBuf, PathBuf, String) {
+    let path = scratch(&format!("{tag}-games"));
+    fs::write(&path, games.join("\n") + "\n").unwrap();
+    let out = scratch(tag);
+    let start = format!(
+        "{}\n{}\n",
+        book_line(p1, first, Some(3)),
+        book_line(p2, second, None)
+    );
+    fs::write(&out, &start).unwrap();
+    (path, out, start)
+}
+
+/// `--learn me` on White's turns within four, from the games at `games` into the book `out`.
+fn learner_args(games: &std::path::Path, out: &std::path::Path) -> BookArgs {
+    BookArgs {
+        turns: 4,
+        side: BookSide::White,
+        games: vec![games.to_path_buf()],
+        learn: vec!["me".into()],
+        ..args(out.to_path_buf())
     }
 }
 
@@ -452,25 +464,12 @@ fn a_book_turn_whose_later_lines_win_is_kept() {
             &line(&[&a, &other_black, &searched]),
         ));
     }
-    let path = scratch("kept-games");
-    fs::write(&path, games.join("\n") + "\n").unwrap();
-    let p1 = after_stones(&[centre], 1);
-    let p2 = after_stones(&line(&[&a, &black_turn]), 5);
-    let out = scratch("kept");
-    let start = format!(
-        "{}\n{}\n",
-        book_line(&p1, &a, Some(3)),
-        book_line(&p2, &e, None)
+    let (p1, p2) = (
+        after_stones(&[centre], 1),
+        after_stones(&line(&[&a, &black_turn]), 5),
     );
-    fs::write(&out, &start).unwrap();
-    build(&BookArgs {
-        turns: 4,
-        side: BookSide::White,
-        games: vec![path.clone()],
-        learn: vec!["me".into()],
-        ..args(out.clone())
-    })
-    .unwrap();
+    let (path, out, start) = two_turn_book("kept", &games, (&p1, &a), (&p2, &e));
+    build(&learner_args(&path, &out)).unwrap();
     let text = fs::read_to_string(&out).unwrap();
     assert_eq!(text, start, "nothing learned, nothing forgotten");
     for f in [path, out] {
