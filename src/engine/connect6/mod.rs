@@ -5,7 +5,9 @@
 //! first stone and keeps the second for the next call, checked against the position's hash.
 //! A turn's decision, in order:
 //! 1. six in a row now, if we have it;
-//! 2. the opening book's turn (`book.rs`), if the book is on (it is off by default);
+//! 2. the opening book's turn (`book.rs`), if the book is on (it is off by default), or the
+//!    prepared book's (`prepared.rs`, on by default); where the prepared book forgot a turn
+//!    that kept losing, the search below leaves that turn out;
 //! 3. a forced move (one defence only) at once, without searching;
 //! 4. a victory by threats (`threats.rs`), within part of the time: continuous double threats,
 //!    then lines with one single threat among them;
@@ -311,8 +313,17 @@ impl Connect6Engine {
                 depth: 0,
             };
         }
-        // The root is a node like any other, at ply 1.
-        let moves = alphabeta::turn_moves(&mut board, self.config.width.at(1));
+        // The root is a node like any other, at ply 1. A turn the prepared book forgot here
+        // (it kept losing) is not played again while there is another.
+        let forgotten = self
+            .config
+            .prepared
+            .then(|| prepared::built_in().forgotten_turn(pos))
+            .flatten();
+        let moves = without_turn(
+            alphabeta::turn_moves(&mut board, self.config.width.at(1)),
+            forgotten.as_deref(),
+        );
         if moves.is_empty() {
             // Lost (three threats against us) or full: still play the most useful stones.
             let turn = board.top_cells(me, left as usize);
@@ -830,6 +841,18 @@ struct Searched {
 /// Whether the best values of the complete iterations, in order, end with a fall of `drop` or
 /// more against the iteration two before (the same parity: odd and even depths differ by the
 /// turn's tempo).
+/// `moves` less `turn` (its stones in either order), unless that would leave none: book
+/// learning forgets a turn so that the search tries another (`prepared.rs`), and the search
+/// with its opening variety would otherwise often choose the same turn again.
+fn without_turn(mut moves: Vec<Turn>, turn: Option<&[Stone]>) -> Vec<Turn> {
+    let Some(turn) = turn else { return moves };
+    let same = |t: &Turn| t.len() == turn.len() && t.iter().all(|s| turn.contains(s));
+    if moves.iter().any(|t| !same(t)) {
+        moves.retain(|t| !same(t));
+    }
+    moves
+}
+
 fn falling(values: &[i32], drop: i32) -> bool {
     match values {
         [.., before, _, last] => *last <= *before - drop,
@@ -1252,6 +1275,23 @@ mod tests {
         );
         let (_, work) = turn(false);
         assert!(work > 0, "searched");
+    }
+
+    /// A forgotten turn leaves the root's candidates, its stones in either order, unless it is
+    /// the only one.
+    #[test]
+    fn a_forgotten_turn_leaves_the_candidates() {
+        let turns: Vec<Turn> = vec![vec![1, 2], vec![3, 4], vec![2, 5]];
+        assert_eq!(
+            without_turn(turns.clone(), Some(&[2, 1])),
+            vec![vec![3, 4], vec![2, 5]]
+        );
+        assert_eq!(without_turn(turns.clone(), Some(&[7, 8])), turns);
+        assert_eq!(without_turn(turns.clone(), None), turns);
+        assert_eq!(
+            without_turn(vec![vec![1, 2]], Some(&[1, 2])),
+            vec![vec![1, 2]]
+        );
     }
 
     #[test]

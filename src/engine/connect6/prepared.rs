@@ -20,7 +20,15 @@
 //! searched turn, the later line of the two is the one read. A forgotten position (a learned or
 //! searched turn that kept losing, `--learn`) is a line whose turn is `-` and the forgotten
 //! turn, after a `# forgotten` comment: from there on the book lacks the position and the
-//! engine searches it, and the learning knows which games played the forgotten turn.
+//! engine searches it, the forgotten turn left out, and the learning knows which games played
+//! the forgotten turn.
+//!
+//! A line whose position starts with `=` holds one form of the position only, in its own
+//! frame (`exact_key`): where the book has such a line for the position asked, booked or
+//! forgotten, it is read instead of the line of the eight forms together. Book learning writes
+//! them where an opponent answers the forms differently (Cloudict does: stop 107 in
+//! docs/experiments/connect6.md found a turn that won in two forms of a position and lost in
+//! two others).
 
 use crate::game::connect6::{Connect6, Stone};
 use crate::game::{Color, Game};
@@ -130,6 +138,15 @@ pub fn key(pos: &Connect6) -> (String, usize) {
         })
         .min()
         .expect("eight symmetries")
+}
+
+/// The key of `pos` in its own frame, this form of the position only: `=` and its stones as
+/// `key` writes them, unmoved. A turn at that key is in the position's own frame (symmetry 0).
+pub fn exact_key(pos: &Connect6) -> String {
+    let (mut black, mut white) = stones(pos);
+    black.sort_unstable();
+    white.sort_unstable();
+    format!("={}/{}", cells_text(&black), cells_text(&white))
 }
 
 /// Black's and White's stones as (column, row).
@@ -248,7 +265,7 @@ impl Book {
         if pos.outcome().is_some() || pos.ply() == 0 || pos.stones_left_in_turn() != 2 {
             return None;
         }
-        let (k, sym) = key(pos);
+        let (k, sym) = self.frame(pos);
         let turn = Entry::in_position(pos, sym, lookup(&k)?);
         let mut after = pos.clone();
         for &s in &turn {
@@ -258,6 +275,20 @@ impl Book {
             after.play(s);
         }
         Some(turn)
+    }
+}
+
+impl Book {
+    /// Where the book's say on `pos` is kept, and the symmetry from `pos` to that frame: the
+    /// line of this form alone where the book has one (booked or forgotten), else the line of
+    /// the position up to symmetry.
+    pub fn frame(&self, pos: &Connect6) -> (String, usize) {
+        let exact = (pos.size(), exact_key(pos));
+        if self.entries.contains_key(&exact) || self.forgotten.contains_key(&exact) {
+            (exact.1, 0)
+        } else {
+            key(pos)
+        }
     }
 }
 
@@ -284,6 +315,8 @@ fn parse_line(line: &str) -> Result<(String, usize, Line), String> {
     }
     let n = size as u8;
     let (black, white) = k
+        .strip_prefix('=')
+        .unwrap_or(k)
         .split_once('/')
         .ok_or("expected Black's stones / White's")?;
     parse_cells(black, n)?;

@@ -63,7 +63,9 @@ pub struct BookArgs {
     /// worse. Where none qualifies and the book's own turn lost more than it won, at least
     /// twice in games that left the book right after it (and more often than such games won),
     /// and never won by the book's later turns, the book forgets the position and the engine's
-    /// search plays there. The tree is not walked and nothing is searched.
+    /// search plays there. Then the same again for each form of a position apart (the board's
+    /// eight symmetries): where a form's records decide otherwise than the eight together, it
+    /// gets a line of its own. The tree is not walked and nothing is searched.
     #[arg(long, value_delimiter = ',', requires = "games")]
     pub learn: Vec<String>,
 }

@@ -158,6 +158,83 @@ fn a_forgotten_position_is_dropped_until_booked_again() {
     assert_eq!(Book::parse(&gone, "test").unwrap().len(), 0);
 }
 
+/// A line of one form of a position (`=`, its own frame) is read for that form before the
+/// pooled line of the eight, booked or forgotten; the other forms keep the pooled turn.
+#[test]
+fn a_line_of_one_form_is_read_before_the_pooled_one() {
+    let pos = position(19, &OPENING);
+    let (k, sym) = key(&pos);
+    let pooled = [(11, 10), (12, 10)];
+    let pooled_stones: Vec<Stone> = pooled.iter().map(|&(x, y)| pos.point(x, y)).collect();
+    let entry = |turn: Vec<(u8, u8)>| Entry {
+        turn,
+        value: None,
+        depth: 0,
+        seconds: 0.0,
+        replies: Vec::new(),
+    };
+    // Form 3 (the board turned half round) books its own turn; form 5 forgets the pooled one.
+    let (turned, quarter) = (
+        position(19, &moved(19, 3, &OPENING)),
+        position(19, &moved(19, 5, &OPENING)),
+    );
+    let own = vec![(2, 2), (3, 3)];
+    let quarter_turn = moved(19, 5, &pooled);
+    let quarter_cells: Vec<(u8, u8)> = quarter_turn
+        .iter()
+        .map(|&(x, y)| (x as u8, y as u8))
+        .collect();
+    let (turned_key, quarter_key) = (exact_key(&turned), exact_key(&quarter));
+    assert!(turned_key.starts_with('=') && turned_key != quarter_key);
+    let text = format!(
+        "{}\n{}\n{}\n",
+        entry(Entry::to_key_frame(&pos, sym, &pooled_stones)).line(19, &k),
+        entry(own.clone()).line(19, &turned_key),
+        forgotten_line(19, &quarter_key, &quarter_cells),
+    );
+    let book = Book::parse(&text, "test").unwrap();
+    assert_eq!(book.len(), 2, "{text}");
+    let stones = |p: &Connect6, cells: &[(usize, usize)]| -> Vec<Stone> {
+        let mut s: Vec<Stone> = cells.iter().map(|&(x, y)| p.point(x, y)).collect();
+        s.sort_unstable();
+        s
+    };
+    let sorted = |turn: Option<Vec<Stone>>| {
+        turn.map(|mut t| {
+            t.sort_unstable();
+            t
+        })
+    };
+    assert_eq!(
+        sorted(book.turn(&turned)),
+        Some(stones(&turned, &[(2, 2), (3, 3)]))
+    );
+    assert_eq!(book.turn(&quarter), None);
+    assert_eq!(
+        sorted(book.forgotten_turn(&quarter)),
+        Some(stones(&quarter, &quarter_turn))
+    );
+    for s in [0, 1, 2, 4, 6, 7] {
+        let other = position(19, &moved(19, s, &OPENING));
+        let want = stones(&other, &moved(19, s, &pooled));
+        assert_eq!(sorted(book.turn(&other)), Some(want), "symmetry {s}");
+        assert_eq!(book.forgotten_turn(&other), None, "symmetry {s}");
+    }
+    assert_eq!(book.frame(&turned), (turned_key.clone(), 0));
+    assert_eq!(book.frame(&pos), (k, sym));
+    // The line reads back as written, and its position must lie on the board like any other.
+    let line = entry(own).line(19, &turned_key);
+    assert!(
+        line.starts_with("19 =/") || line.starts_with("19 ="),
+        "{line}"
+    );
+    assert_eq!(
+        Book::parse(&line, "test").unwrap().get(19, &turned_key),
+        book.get(19, &turned_key)
+    );
+    assert!(Book::parse("19 =JZ/ | JKKJ | 3 4 1.0 |", "test").is_err());
+}
+
 #[test]
 fn a_damaged_line_is_named_with_its_number() {
     let good = "19 JJ/ | JKKJ | 3 4 1.0 | ";
@@ -205,11 +282,11 @@ fn the_built_in_book_reads_whole_and_answers_each_of_its_positions() {
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .collect();
-    // A position has one line, or a later one after a `# learned` comment that replaces it
-    // (book learning takes a turn over the book's own where that lost).
+    // A position has one line, or later ones after a `# learned` or `# forgotten` comment that
+    // replace it (book learning takes a turn over the book's own where that lost, or drops it).
     let learned = BUILT_IN
         .lines()
-        .filter(|l| l.starts_with("# learned"))
+        .filter(|l| l.starts_with("# learned") || l.starts_with("# forgotten"))
         .count();
     assert!(lines.len() >= book.len() && lines.len() <= book.len() + learned);
     let all: Vec<&str> = BUILT_IN.lines().collect();
@@ -218,16 +295,32 @@ fn the_built_in_book_reads_whole_and_answers_each_of_its_positions() {
         let head = line.split('|').next().unwrap().trim();
         if !line.starts_with('#') && !head.is_empty() {
             if let Some(first) = seen.insert(head, i) {
-                assert!(all[i - 1].starts_with("# learned"), "lines {first} and {i}");
+                let why = all[i - 1];
+                assert!(
+                    why.starts_with("# learned") || why.starts_with("# forgotten"),
+                    "lines {first} and {i}"
+                );
             }
         }
     }
     for line in lines {
         let (size, rest) = line.split_once(' ').unwrap();
         let k = rest.split('|').next().unwrap().trim();
-        let pos = from_key(size.parse().unwrap(), k);
-        assert_eq!(key(&pos).0, k);
-        assert!(book.turn(&pos).is_some(), "{line}");
+        let pos = from_key(size.parse().unwrap(), k.strip_prefix('=').unwrap_or(k));
+        let own = k.starts_with('=');
+        assert_eq!(if own { exact_key(&pos) } else { key(&pos).0 }, k);
+        // The last line of a position says what the book does there.
+        let last = BUILT_IN
+            .lines()
+            .rfind(|l| l.split('|').next().unwrap().trim() == format!("{size} {k}"));
+        let forgotten = last
+            .unwrap()
+            .split('|')
+            .nth(1)
+            .unwrap()
+            .trim()
+            .starts_with('-');
+        assert_eq!(book.turn(&pos).is_some(), !forgotten, "{line}");
     }
 }
 

@@ -9,13 +9,18 @@
 //! search, with its opening variety, plays there next time, so the learning explores instead
 //! of repeating a lost line. Nothing is searched.
 //!
+//! The positions are scored twice: up to symmetry (the book's usual lines), and then each form
+//! of a position apart (`exact_key`), where a turn's record in one form can call for another
+//! decision than the eight forms' together: that form gets a line of its own, which the book
+//! reads before the pooled one.
+//!
 //! Why: against an opponent that answers the same position the same way (Cloudict at a fixed
 //! depth does), our games are decided in the few turns where our choice varies (the opening
 //! variety) among turns the search cannot tell apart; the games' results can. What it buys is
 //! replay of won lines against that opponent, not strength elsewhere (docs/experiments).
 
 use super::{after_turn, turn_starts, BookArgs, PlayedGame};
-use crate::engine::connect6::prepared::{cell_text, forgotten_line, key, Book, Entry};
+use crate::engine::connect6::prepared::{cell_text, exact_key, forgotten_line, key, Book, Entry};
 use crate::game::connect6::{Connect6, Connect6Rules, Stone};
 use crate::game::Game;
 use std::collections::HashMap;
@@ -81,19 +86,50 @@ pub(super) fn append(
     // games are scored again against the book until a pass changes nothing: a second run on
     // the same games then writes nothing. Records do not change between passes, so a learned
     // turn (won more than lost) is never forgotten, nor a forgotten one (lost more) learned.
-    loop {
-        let (order, played) = tally(args, rules, games, book);
+    // Each pass scores the positions up to symmetry first, then each form apart. A pass that
+    // goes on has changed a position for good, so the passes end; the bound only turns a fault
+    // of that reasoning into an error instead of a book file growing for ever.
+    for _ in 0..MAX_PASSES {
         let mut changed = false;
-        for k in &order {
-            match decide(args, k, &played[k], book, file, name)? {
-                None => continue,
-                Some(Change::Learned) => learned += 1,
-                Some(Change::Forgotten) => forgotten += 1,
+        for keys in [Keys::Pooled, Keys::Exact] {
+            let (order, played) = tally(args, rules, games, book, keys);
+            for k in &order {
+                match decide(args, k, &played[k], book, file, name, keys)? {
+                    None => continue,
+                    Some(Change::Learned) => learned += 1,
+                    Some(Change::Forgotten) => forgotten += 1,
+                }
+                changed = true;
             }
-            changed = true;
         }
         if !changed {
             return Ok((learned, forgotten));
+        }
+    }
+    Err(format!(
+        "{name}: book learning still changed the book after {MAX_PASSES} passes"
+    ))
+}
+
+/// The most passes over the games `append` makes.
+const MAX_PASSES: usize = 100;
+
+/// How the games' positions are told apart.
+#[derive(Clone, Copy, PartialEq)]
+enum Keys {
+    /// Up to the board's symmetries (`key`): the eight forms of a position share their records.
+    Pooled,
+    /// Each form apart (`exact_key`). A turn is still known up to symmetry (the position after
+    /// it, `key`), so that a symmetric position's equal turns share a record.
+    Exact,
+}
+
+impl Keys {
+    /// The key of `pos` and the symmetry from `pos` to the key's frame.
+    fn of(self, pos: &Connect6) -> (String, usize) {
+        match self {
+            Keys::Pooled => key(pos),
+            Keys::Exact => (exact_key(pos), 0),
         }
     }
 }
@@ -113,13 +149,19 @@ fn decide(
     book: &mut Book,
     file: &mut File,
     name: &str,
+    keys: Keys,
 ) -> Result<Option<Change>, String> {
     let Played { pos, records, .. } = at;
-    // The book's own turn here (the position after it, up to symmetry) and its record.
-    let ours = book.get(args.size, k).map(|entry| {
-        let sym = key(pos).1;
-        key(&after_turn(pos, &Entry::in_position(pos, sym, &entry.turn))).0
-    });
+    // The book's own turn here (the position after it, up to symmetry) and its record: the
+    // pooled line's turn, or for one form the turn the book plays there (its own line's, else
+    // the pooled one's).
+    let ours_turn = match keys {
+        Keys::Pooled => book
+            .get(args.size, k)
+            .map(|entry| Entry::in_position(pos, key(pos).1, &entry.turn)),
+        Keys::Exact => book.turn(pos),
+    };
+    let ours = ours_turn.map(|turn| key(&after_turn(pos, &turn)).0);
     let ours_record = ours
         .as_ref()
         .and_then(|o| records.iter().find(|r| &r.after == o));
@@ -200,6 +242,7 @@ fn tally(
     rules: Connect6Rules,
     games: &[PlayedGame],
     book: &Book,
+    keys: Keys,
 ) -> (Vec<String>, HashMap<String, Played>) {
     let colors = args.side.colors();
     let mut order = Vec::new();
@@ -219,7 +262,7 @@ fn tally(
             if turn.is_empty() {
                 continue;
             }
-            let (k, sym) = key(&pos);
+            let (k, sym) = keys.of(&pos);
             let after = key(&after_turn(&pos, &turn)).0;
             if following {
                 let booked = book.turn(&pos);

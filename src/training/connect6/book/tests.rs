@@ -1,4 +1,5 @@
 use super::*;
+use crate::engine::connect6::prepared::exact_key;
 
 fn scratch(name: &str) -> PathBuf {
     let path =
@@ -472,6 +473,102 @@ fn a_book_turn_whose_later_lines_win_is_kept() {
     build(&learner_args(&path, &out)).unwrap();
     let text = fs::read_to_string(&out).unwrap();
     assert_eq!(text, start, "nothing learned, nothing forgotten");
+    for f in [path, out] {
+        let _ = fs::remove_file(f);
+    }
+}
+
+/// Cloudict answers the forms of a position differently: a book turn that lost twice in one
+/// form of a position and won twice in another (the board turned over its diagonal) is kept for
+/// the eight forms together and forgotten in the losing form alone. Games won there later by
+/// another turn book it for that form, and the winning form keeps its own turn when the pooled
+/// line takes the newcomer; a second run writes nothing. (The forms' records are kept apart
+/// at every turn start: White's second turn, 2-2 pooled, won both games of the winning form.)
+#[test]
+fn a_turn_that_loses_in_one_form_only_is_forgotten_there() {
+    let flip = |cells: &[(usize, usize)]| -> Vec<(usize, usize)> {
+        cells.iter().map(|&(x, y)| (y, x)).collect()
+    };
+    let (first, a, black_turn, searched) = (
+        [(10, 9)],
+        [(11, 10), (11, 8)],
+        [(5, 5), (5, 6)],
+        [(15, 15), (15, 16)],
+    );
+    let game = |cells: Vec<(usize, usize)>, winner: &str| named_game("them", "me", winner, &cells);
+    let lost: Vec<(usize, usize)> = [&first[..], &a, &black_turn, &searched].concat();
+    let won = flip(&lost);
+    let mut games = vec![
+        game(lost.clone(), "black"),
+        game(lost, "black"),
+        game(won.clone(), "white"),
+        game(won, "white"),
+    ];
+    let (p, p_flipped) = (after_stones(&first, 1), after_stones(&flip(&first), 1));
+    let path = scratch("forms-games");
+    fs::write(&path, games.join("\n") + "\n").unwrap();
+    let out = scratch("forms");
+    fs::write(&out, book_line(&p, &a, Some(3)) + "\n").unwrap();
+    let learn = learner_args(&path, &out);
+    build(&learn).unwrap();
+    let text = fs::read_to_string(&out).unwrap();
+    let book = Book::parse(&text, "test").unwrap();
+    let played = |pos: &Connect6, cells: &[(usize, usize)]| -> Vec<Stone> {
+        cells.iter().map(|&(x, y)| pos.point(x, y)).collect()
+    };
+    let same = |pos: &Connect6, turn: Option<Vec<Stone>>, cells: &[(usize, usize)]| {
+        turn.is_some_and(|t| {
+            key(&after_turn(pos, &t)).0 == key(&after_turn(pos, &played(pos, cells))).0
+        })
+    };
+    assert_eq!(book.turn(&p), None, "{text}");
+    assert!(same(&p, book.forgotten_turn(&p), &a), "{text}");
+    assert!(same(&p_flipped, book.turn(&p_flipped), &flip(&a)), "{text}");
+    let forgotten = format!("19 {} | -", exact_key(&p));
+    assert!(text.contains(&forgotten), "{text}");
+    assert!(
+        text.contains("won 0, lost 2; left the book after it 0-2"),
+        "{text}"
+    );
+    assert_eq!(text.matches("# forgotten").count(), 1, "{text}");
+    build(&learn).unwrap();
+    assert_eq!(
+        fs::read_to_string(&out).unwrap(),
+        text,
+        "the same games again"
+    );
+
+    // The search, playing there again, won twice with `b`: the pooled line takes `b` (2-0
+    // against 2-2), the losing form books `b` and the winning form keeps `a`.
+    let b = [(8, 8), (8, 10)];
+    let b_won: Vec<(usize, usize)> = [&first[..], &b, &black_turn, &searched].concat();
+    games.push(game(b_won.clone(), "white"));
+    games.push(game(b_won, "white"));
+    fs::write(&path, games.join("\n") + "\n").unwrap();
+    build(&learn).unwrap();
+    let text = fs::read_to_string(&out).unwrap();
+    let book = Book::parse(&text, "test").unwrap();
+    assert!(same(&p, book.turn(&p), &b), "{text}");
+    assert!(same(&p_flipped, book.turn(&p_flipped), &flip(&a)), "{text}");
+    let third = after_stones(&[(8, 9)], 1);
+    let mirrored_b: Vec<(usize, usize)> = b.iter().map(|&(x, y)| (18 - x, y)).collect();
+    assert!(
+        same(&third, book.turn(&third), &mirrored_b),
+        "the pooled line: {text}"
+    );
+    // Booked for each form apart: `b` where `a` lost, `a` where it won (and, since the first
+    // run, White's next turn after `a` where it won, in that form only: it lost in the other).
+    for (pos, lines) in [(&p, 2), (&p_flipped, 1)] {
+        let own = format!("\n19 {} | ", exact_key(pos));
+        assert_eq!(text.matches(&own).count(), lines, "{text}");
+    }
+    assert_eq!(text.matches("# learned").count(), 5, "{text}");
+    build(&learn).unwrap();
+    assert_eq!(
+        fs::read_to_string(&out).unwrap(),
+        text,
+        "the same games again"
+    );
     for f in [path, out] {
         let _ = fs::remove_file(f);
     }
