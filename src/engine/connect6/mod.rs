@@ -838,9 +838,6 @@ struct Searched {
     borrowed: bool,
 }
 
-/// Whether the best values of the complete iterations, in order, end with a fall of `drop` or
-/// more against the iteration two before (the same parity: odd and even depths differ by the
-/// turn's tempo).
 /// `moves` less `turn` (its stones in either order), unless that would leave none: book
 /// learning forgets a turn so that the search tries another (`prepared.rs`), and the search
 /// with its opening variety would otherwise often choose the same turn again.
@@ -853,6 +850,9 @@ fn without_turn(mut moves: Vec<Turn>, turn: Option<&[Stone]>) -> Vec<Turn> {
     moves
 }
 
+/// Whether the best values of the complete iterations, in order, end with a fall of `drop` or
+/// more against the iteration two before (the same parity: odd and even depths differ by the
+/// turn's tempo).
 fn falling(values: &[i32], drop: i32) -> bool {
     match values {
         [.., before, _, last] => *last <= *before - drop,

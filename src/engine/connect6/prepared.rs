@@ -276,9 +276,7 @@ impl Book {
         }
         Some(turn)
     }
-}
 
-impl Book {
     /// Where the book's say on `pos` is kept, and the symmetry from `pos` to that frame: the
     /// line of this form alone where the book has one (booked or forgotten), else the line of
     /// the position up to symmetry.
