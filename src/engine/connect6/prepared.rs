@@ -124,29 +124,29 @@ pub fn parse_cells(text: &str, n: u8) -> Result<Vec<(u8, u8)>, String> {
 
 /// The key of `pos` and the symmetry that maps the position onto it.
 pub fn key(pos: &Connect6) -> (String, usize) {
-    let n = pos.size() as u8;
     let (black, white) = stones(pos);
     (0..8)
-        .map(|sym| {
-            let frame = |cells: &[(u8, u8)]| {
-                let mut moved: Vec<(u8, u8)> =
-                    cells.iter().map(|&c| transform(sym, c, n)).collect();
-                moved.sort_unstable();
-                cells_text(&moved)
-            };
-            (format!("{}/{}", frame(&black), frame(&white)), sym)
-        })
+        .map(|sym| (key_in(&black, &white, sym, pos.size() as u8), sym))
         .min()
         .expect("eight symmetries")
+}
+
+/// Black's and White's stones moved by `sym` on an `n` x `n` board, each side's sorted, as
+/// `Black/White`.
+fn key_in(black: &[Cell], white: &[Cell], sym: usize, n: u8) -> String {
+    let side = |cells: &[Cell]| {
+        let mut moved: Vec<Cell> = cells.iter().map(|&c| transform(sym, c, n)).collect();
+        moved.sort_unstable();
+        cells_text(&moved)
+    };
+    format!("{}/{}", side(black), side(white))
 }
 
 /// The key of `pos` in its own frame, this form of the position only: `=` and its stones as
 /// `key` writes them, unmoved. A turn at that key is in the position's own frame (symmetry 0).
 pub fn exact_key(pos: &Connect6) -> String {
-    let (mut black, mut white) = stones(pos);
-    black.sort_unstable();
-    white.sort_unstable();
-    format!("={}/{}", cells_text(&black), cells_text(&white))
+    let (black, white) = stones(pos);
+    format!("={}", key_in(&black, &white, 0, pos.size() as u8))
 }
 
 /// Black's and White's stones as (column, row).
