@@ -86,7 +86,7 @@ pub struct ServeArgs {
     #[arg(long)]
     pub keep_running: bool,
     /// Milliseconds kept back from every time limit (default 150; Gomocup: a sixteenth of the
-    /// move's limit, from 60 to 150).
+    /// move's limit, from 120 to 150).
     #[arg(long)]
     pub margin_ms: Option<u64>,
     /// Per-turn limit in milliseconds, replacing the platform's (SAU: replacing the game clock).

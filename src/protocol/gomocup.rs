@@ -48,19 +48,21 @@ pub fn make_board(size: usize, rules: u32) -> Result<Gomoku, String> {
 }
 
 /// The smallest margin kept back from a move when it scales with the move's limit: the
-/// answer's trip through the manager and a scheduler's hiccup. A floor of 40 ms once lost a
-/// 175 ms move in CI, mostly because the search could then run 80 ms past its stop (see
-/// `search::budget`); with that fixed, four busy processes on two cores delayed answers by at
-/// most 9 ms, and in 2,508 moves of two 1 s gauntlets the longest ran 8 ms past its stop.
-/// 60 ms leaves seven times that. (The one game an eighth of a 0.5 s move, 62.5 ms, lost on
-/// time was played before that fix.)
-pub const MIN_MARGIN: Duration = Duration::from_millis(60);
+/// answer's trip through the manager and a stall of the whole process. On this project's
+/// 2-core machine a process stalls for about 100 ms whenever both cores are busy (a loop
+/// reading the clock beside one busy process: 34 stalls over 10 ms in 120 s, the longest
+/// 103 ms; alone: none over 3 ms); the host takes the virtual CPU away, and no stop check can
+/// answer while it is gone. A stall that begins before the search's deadline
+/// ends at most its length after it, so the margin must outlast one. 60 ms (stops 74 to 109)
+/// lost 175 ms moves in CI's soak, and 6 of 40 games of two soak games at once; 120 ms lost
+/// none of 200 such games, the longest move 154 ms. (Earlier floors: 40 ms lost a 175 ms move
+/// through a search that ran 80 ms past its stop, since fixed in `search::budget`.)
+pub const MIN_MARGIN: Duration = Duration::from_millis(120);
 
 /// The margin of a move allowed `limit`: a sixteenth of it, from `MIN_MARGIN` to
-/// `DEFAULT_MARGIN` (60 ms of a 0.5 s move, 62.5 ms of 1 s, 125 ms of 2 s, 150 ms from 2.4 s
-/// up). The search stops within a millisecond or two of its deadline. Until stop 74 the
-/// margin was a tenth, at least 100 ms: at 1 s our searched moves took 867 ms at the median,
-/// Rapfi's 970 (Rapfi keeps 30 ms).
+/// `DEFAULT_MARGIN` (120 ms up to a 1.92 s move, 125 ms of 2 s, 150 ms from 2.4 s up). The
+/// search stops within a millisecond or two of its deadline. Until stop 74 the margin was a
+/// tenth, at least 100 ms; from then to stop 110 a sixteenth, at least 60 ms (62.5 ms of 1 s).
 pub fn scaled_margin(limit: Duration) -> Duration {
     (limit / 16).clamp(MIN_MARGIN, DEFAULT_MARGIN)
 }
@@ -1223,13 +1225,14 @@ mod tests {
     fn the_margin_scales_with_short_moves_unless_one_is_given() {
         assert_eq!(scaled_margin(Duration::from_millis(500)), MIN_MARGIN);
         assert_eq!(scaled_margin(Duration::from_millis(100)), MIN_MARGIN);
-        assert_eq!(
-            scaled_margin(Duration::from_secs(1)),
-            Duration::from_micros(62_500)
-        );
+        assert_eq!(scaled_margin(Duration::from_secs(1)), MIN_MARGIN);
         assert_eq!(
             scaled_margin(Duration::from_millis(1920)),
             Duration::from_millis(120)
+        );
+        assert_eq!(
+            scaled_margin(Duration::from_millis(2080)),
+            Duration::from_millis(130)
         );
         assert_eq!(scaled_margin(Duration::from_secs(5)), DEFAULT_MARGIN);
         let mut p = Gomocup::new(GomocupConfig::default());

@@ -10,8 +10,9 @@ use std::time::Duration;
 /// and the same 150 ms of slack the bot has on Botzone's 1 s: a time loss at this speed is one
 /// Botzone would see too, not an artefact of the short limit. 25 ms of search keeps 3,000 games
 /// to about half an hour on two cores (NoGo's 70-odd moves a game set the pace). Under Gomocup
-/// the bot scales its margin with the move (a tenth, at least 100 ms), so there it searches up
-/// to 75 ms and keeps 100 ms of slack.
+/// the bot scales its margin with the move (a sixteenth, at least 120 ms), so there it searches
+/// up to 55 ms and keeps 120 ms of slack, more than the 100-odd ms this machine stalls a process
+/// for when both its cores are busy, as they are with two games at once.
 pub const MOVE_LIMIT: Duration = Duration::from_millis(175);
 
 /// SAU's clock: the platform gives a whole game per side (180 s in class) and tells the engine
