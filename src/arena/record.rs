@@ -2,6 +2,11 @@
 
 use crate::game::Color;
 use serde_json::{json, Value};
+use std::time::Duration;
+
+/// How long after a turn's limit the referee still listens, to say how late a late answer was.
+/// Short, so that a program that hung costs the match little.
+pub const LATE_WATCH: Duration = Duration::from_millis(500);
 
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -12,8 +17,10 @@ pub enum EndReason {
     IllegalMove(String),
     /// The loser sent something that is not a move in its protocol.
     Garbage(String),
-    /// The loser's clock ran out.
-    Timeout,
+    /// The loser's clock ran out. With how long after its limit its next line (its answer, or
+    /// a line before it) came, when one came within `LATE_WATCH` of it (the referee waits that long to say how late a late
+    /// answer was: a few milliseconds is a loaded machine, seconds a program that hung).
+    Timeout(Option<Duration>),
     /// The loser's process exited or was killed by a signal.
     Crash(String),
     /// The loser closed its end of a pipe.
@@ -31,7 +38,7 @@ impl EndReason {
             EndReason::Rules(_) => "rules",
             EndReason::IllegalMove(_) => "illegal-move",
             EndReason::Garbage(_) => "garbage",
-            EndReason::Timeout => "timeout",
+            EndReason::Timeout(_) => "timeout",
             EndReason::Crash(_) => "crash",
             EndReason::ClosedPipe => "closed-pipe",
             EndReason::MissingMarker => "missing-marker",
@@ -45,7 +52,11 @@ impl EndReason {
             EndReason::Rules(s) => s.clone(),
             EndReason::IllegalMove(s) => format!("illegal move: {s}"),
             EndReason::Garbage(s) => format!("unreadable answer: {s}"),
-            EndReason::Timeout => "out of time".to_string(),
+            EndReason::Timeout(None) => "out of time".to_string(),
+            EndReason::Timeout(Some(late)) => format!(
+                "out of time: its next line came {} ms after its limit",
+                late.as_millis()
+            ),
             EndReason::Crash(s) => format!("crashed: {s}"),
             EndReason::ClosedPipe => "closed its pipe".to_string(),
             EndReason::MissingMarker => "forgot the keep-running marker".to_string(),

@@ -54,7 +54,7 @@ pub fn play_game<G: ArenaGame>(
         }
         let side = game.pos.side_to_move();
         let Some(budget) = tc.budget(game.used[side.index()]) else {
-            game.lose(side, EndReason::Timeout);
+            game.lose(side, EndReason::Timeout(None));
             return game.end(players, None);
         };
         let turn = Turn {
@@ -68,7 +68,7 @@ pub fn play_game<G: ArenaGame>(
         let (answer, took) = players[side.index()].play(turn);
         game.used[side.index()] += took;
         let stones = match answer {
-            Ok(_) if took > budget => Err(EndReason::Timeout),
+            Ok(_) if took > budget => Err(EndReason::Timeout(Some(took - budget))),
             other => other,
         };
         let applied = stones.and_then(|stones| {

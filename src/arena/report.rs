@@ -983,7 +983,7 @@ mod tests {
             }
         }
         big.time_used_ms = [29_700, 28_800];
-        big.reason = EndReason::Timeout;
+        big.reason = EndReason::Timeout(None);
         big.winner = Some(Color::Black);
         fin.games.push(big);
         fin.wins = [3, 1];

@@ -259,7 +259,10 @@ mod tests {
         assert_eq!((r.games, r.answers, r.faults.len()), (1, 3, 0));
         assert_eq!(r.slowest, Duration::from_millis(120));
         assert_eq!(r.most_clock, Duration::from_millis(250));
-        r.add(1, &record(EndReason::Timeout, Some(White), &turns[..1]));
+        r.add(
+            1,
+            &record(EndReason::Timeout(None), Some(White), &turns[..1]),
+        );
         r.add(
             2,
             &record(EndReason::Rules("resigned".into()), Some(Black), &[]),

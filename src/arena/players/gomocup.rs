@@ -307,7 +307,7 @@ impl Player<Gomoku> for GomocupPlayer {
         match &result {
             Ok(_) => self.known = turn.turns.iter().flatten().count() + 1,
             // A brain that is late, dead or deaf hears no `END`: it is killed at once.
-            Err(EndReason::Timeout | EndReason::Crash(_) | EndReason::ClosedPipe) => {
+            Err(EndReason::Timeout(_) | EndReason::Crash(_) | EndReason::ClosedPipe) => {
                 self.process = None
             }
             Err(_) => {}

@@ -176,7 +176,7 @@ impl GtpPlayer {
             let deadline = Instant::now() + START_GRACE;
             match self.expect_ok(command, deadline, EndReason::StartFailed) {
                 Ok(_) => {}
-                Err(EndReason::Timeout) => {
+                Err(EndReason::Timeout(_)) => {
                     return Err(EndReason::StartFailed(format!(
                         "no answer to `{command}` within {:.0} s",
                         START_GRACE.as_secs_f64()
@@ -241,7 +241,7 @@ impl Player<Nogo> for GtpPlayer {
         match &result {
             Ok(_) => self.known += 1,
             // A program that is late, dead or deaf hears no `quit`: it is killed at once.
-            Err(EndReason::Timeout | EndReason::Crash(_) | EndReason::ClosedPipe) => {
+            Err(EndReason::Timeout(_) | EndReason::Crash(_) | EndReason::ClosedPipe) => {
                 self.process = None
             }
             Err(_) => {}
