@@ -17,9 +17,9 @@ pub enum EndReason {
     IllegalMove(String),
     /// The loser sent something that is not a move in its protocol.
     Garbage(String),
-    /// The loser's clock ran out. With how long after its limit its next line (its answer, or
-    /// a line before it) came, when one came within `LATE_WATCH` of it (the referee waits that long to say how late a late
-    /// answer was: a few milliseconds is a loaded machine, seconds a program that hung).
+    /// The loser's clock ran out; with how long after its limit its next line (its answer, or
+    /// a line before it) came, when one came within `LATE_WATCH` of the limit: tens of
+    /// milliseconds point to a loaded machine or a tight margin, none to a program that hung.
     Timeout(Option<Duration>),
     /// The loser's process exited or was killed by a signal.
     Crash(String),

@@ -306,7 +306,8 @@ impl Player<Gomoku> for GomocupPlayer {
         let result = self.exchange(&turn, start);
         match &result {
             Ok(_) => self.known = turn.turns.iter().flatten().count() + 1,
-            // A brain that is late, dead or deaf hears no `END`: it is killed at once.
+            // A brain that is late, dead or deaf hears no `END`: it is killed at once (a late
+            // one once the referee has listened `LATE_WATCH` for how late it was).
             Err(EndReason::Timeout(_) | EndReason::Crash(_) | EndReason::ClosedPipe) => {
                 self.process = None
             }

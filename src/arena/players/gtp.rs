@@ -240,7 +240,8 @@ impl Player<Nogo> for GtpPlayer {
         let result = self.exchange(&turn, start);
         match &result {
             Ok(_) => self.known += 1,
-            // A program that is late, dead or deaf hears no `quit`: it is killed at once.
+            // A program that is late, dead or deaf hears no `quit`: it is killed at once (a late
+            // one once the referee has listened `LATE_WATCH` for how late it was).
             Err(EndReason::Timeout(_) | EndReason::Crash(_) | EndReason::ClosedPipe) => {
                 self.process = None
             }
