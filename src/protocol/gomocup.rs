@@ -52,10 +52,10 @@ pub fn make_board(size: usize, rules: u32) -> Result<Gomoku, String> {
 /// 2-core machine a process stalls for about 100 ms whenever both cores are busy (a loop
 /// reading the clock beside one busy process: 34 stalls over 10 ms in 120 s, the longest
 /// 103 ms; alone: none over 3 ms); the host takes the virtual CPU away, and no stop check can
-/// answer while it is gone. A stall that begins before the search's deadline
-/// ends at most its length after it, so the margin must outlast one. 60 ms (stops 74 to 109)
-/// lost 175 ms moves in CI's soak, and 6 of 40 games of two soak games at once; 120 ms lost
-/// none of 200 such games, the longest move 154 ms. (Earlier floors: 40 ms lost a 175 ms move
+/// answer while it is gone. A stall that begins before the search's deadline ends at most its
+/// length after it, so the margin must outlast one. 60 ms (stops 74 to 109) lost 175 ms moves
+/// in CI's soak, and 6 of 40 games of two soak games at once; 120 ms lost none of 200 such
+/// games, the longest move 154 ms. (Earlier floors: 40 ms lost a 175 ms move
 /// through a search that ran 80 ms past its stop, since fixed in `search::budget`.)
 pub const MIN_MARGIN: Duration = Duration::from_millis(120);
 

@@ -18,7 +18,7 @@ pub fn read_reply(process: &mut dyn BotPipe, deadline: Instant) -> Result<String
 
 /// The loss of a program that let `deadline` pass: listens on for `LATE_WATCH` to say how late
 /// its next line was. Whatever it says is not played: the turn is lost already.
-pub fn late(process: &mut dyn BotPipe, deadline: Instant) -> EndReason {
+fn late(process: &mut dyn BotPipe, deadline: Instant) -> EndReason {
     match process.read_line(deadline + LATE_WATCH) {
         Ok(_) => EndReason::Timeout(Some(Instant::now().saturating_duration_since(deadline))),
         Err(_) => EndReason::Timeout(None),
