@@ -118,9 +118,10 @@ pub struct ServeArgs {
     /// SAU: side of the board.
     #[arg(long, default_value_t = 19, value_parser = parse_board_size)]
     pub board_size: usize,
-    /// Connect6 under a game clock (SAU): the turns that decide a game (our first four, and
-    /// turns whose search is unsettled or whose best two turns are close) may take up to 2.5
-    /// times their share of the clock, the others keep their share. On by default;
+    /// Connect6 under a game clock (SAU): the turns that decide a game (our first four, the
+    /// first two after the opening books, and turns whose search is unsettled or whose best
+    /// two turns are close) may take up to 2.5 times their share of the clock, the others keep
+    /// their share. On by default;
     /// `--connect6-focus off` turns it off.
     #[arg(long, default_value_t = true, num_args = 0..=1, default_missing_value = "on",
           value_parser = BoolishValueParser::new(), action = ArgAction::Set, value_name = "ON|OFF")]

@@ -149,8 +149,7 @@ pub struct GamePlan {
     /// The most of what is left that one turn may borrow. A cap above a quarter binds only
     /// where earlier turns saved time (a book's turns take none): at a game's start `STRETCH`
     /// allowances are less. With two fifths, the first turns after a long book may take several
-    /// times an average turn (issue 83; measured, not the default: docs/experiments/connect6.md,
-    /// stop 106).
+    /// times an average turn (issue 83: docs/experiments/connect6.md, stops 106 and 111).
     pub loan_cap: f64,
 }
 
@@ -162,7 +161,8 @@ impl GamePlan {
     /// needs its share), so the plan expects 10 turns (at least 5 more, however long the game),
     /// weighs the first ones as much as the middle ones, turns from the 9th on 0.7, and keeps a
     /// tenth of the clock in reserve. Measured against the plan for 14 turns that gave the first
-    /// two half a share (see docs/experiments/connect6.md).
+    /// two half a share (see docs/experiments/connect6.md). A loan may take two fifths of what
+    /// is left, so that the first turns out of a long book get what the book saved.
     pub const CONNECT6: GamePlan = GamePlan {
         typical_turns: 10,
         min_turns_left: 5,
@@ -171,7 +171,7 @@ impl GamePlan {
         opening_weight: 1.0,
         late_from: 8,
         late_weight: 0.7,
-        loan_cap: 0.25,
+        loan_cap: 0.4,
     };
 
     /// Gomoku: 60 moves a side with a fifth in reserve (the long-standing plan: to be refitted
@@ -253,10 +253,10 @@ impl GameClock {
 
     /// The budget of our `turn`-th turn, started at `started` (when the platform's command was
     /// read). An unsettled turn may take `STRETCH` times its allowance, still never more than
-    /// the plan's `loan_cap` of what is left (a quarter) nor half of the spendable time (so a
-    /// run of loans, such as the Connect6 engine's `focus` takes on a game's first turns, leaves
-    /// the reserve whole and the rest of the game half of the plan): the plan takes the loan
-    /// back from the turns after it.
+    /// the plan's `loan_cap` of what is left (Connect6 two fifths, Gomoku a quarter) nor half
+    /// of the spendable time (so a run of loans, such as the Connect6 engine's `focus` takes on
+    /// a game's first turns, leaves the reserve whole and the rest of the game half of the
+    /// plan): the plan takes the loan back from the turns after it.
     pub fn turn_budget(&self, turn: u32, started: Instant) -> TurnBudget {
         let limit = self.allowance(turn);
         let spendable = self
@@ -450,8 +450,8 @@ mod tests {
         for turn in 0..300 {
             let b = c.turn_budget(turn, t0);
             let s = b.stretch.unwrap();
-            let quarter = c.remaining() / 4 + Duration::from_nanos(1);
-            assert!(s >= b.limit && s <= quarter, "turn {turn}: {s:?}");
+            let cap = c.remaining().mul_f64(c.plan.loan_cap) + Duration::from_nanos(1);
+            assert!(s >= b.limit && s <= cap, "turn {turn}: {s:?}");
             assert!(b.stretch_at().unwrap() >= b.stop_at());
             c.spend(s);
         }
@@ -467,8 +467,8 @@ mod tests {
     /// Connect6's `focus` lends a game's first turns the loan: here, as a worst case, its first
     /// four take the whole loan (a real search stops well short of it) and the rest their
     /// allowance. Those four get far more than the plain plan gives them, yet the typical game
-    /// of 10 turns ends with the reserve whole, no turn takes more than a quarter of what was
-    /// left, and a long game never runs out.
+    /// of 10 turns ends with the reserve whole, no turn takes more than the plan's loan cap of
+    /// what was left, and a long game never runs out.
     #[test]
     fn loans_to_the_first_turns_keep_the_reserve() {
         let t0 = Instant::now();
@@ -483,8 +483,8 @@ mod tests {
             } else {
                 b.limit
             };
-            let quarter = c.remaining() / 4 + Duration::from_nanos(1);
-            assert!(spend <= quarter, "turn {turn}: {spend:?}");
+            let cap = c.remaining().mul_f64(c.plan.loan_cap) + Duration::from_nanos(1);
+            assert!(spend <= cap, "turn {turn}: {spend:?}");
             c.spend(spend);
             taken.push(spend);
             if turn == 9 {
@@ -503,21 +503,21 @@ mod tests {
 
     /// A game whose first six turns came from a book (taking no time) has saved the time the
     /// plan gave them: the next turn's allowance is 162 s over the five turns still expected,
-    /// and with a loan cap of two fifths its loan is 72 s, four times the 17.2 s an opening turn
-    /// gets (a quarter, the default, gives 45 s). The turn after a full loan still gets most of
-    /// its own loan, and what the two took leaves the reserve whole.
+    /// and with the loan cap of two fifths (the default) its loan is 72 s, four times the 17.2 s
+    /// an opening turn gets (a cap of a quarter gives 45 s). The turn after a full loan still
+    /// gets most of its own loan, and what the two took leaves the reserve whole.
     #[test]
     fn the_turns_after_a_book_may_borrow_what_it_saved() {
         let t0 = Instant::now();
-        let default = clock(GamePlan::CONNECT6)
-            .turn_budget(6, t0)
-            .stretch
-            .unwrap();
-        assert!((default.as_secs_f64() - 45.0).abs() < 1e-6, "{default:?}");
-        let mut c = clock(GamePlan {
-            loan_cap: 0.4,
+        let quarter = clock(GamePlan {
+            loan_cap: 0.25,
             ..GamePlan::CONNECT6
-        });
+        })
+        .turn_budget(6, t0)
+        .stretch
+        .unwrap();
+        assert!((quarter.as_secs_f64() - 45.0).abs() < 1e-6, "{quarter:?}");
+        let mut c = clock(GamePlan::CONNECT6);
         let opening = c.allowance(0).as_secs_f64();
         let first = c.turn_budget(6, t0);
         let loan = first.stretch.unwrap().as_secs_f64();

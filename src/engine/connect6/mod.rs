@@ -150,9 +150,11 @@ impl Default for Connect6Config {
             focus_close: FOCUS_CLOSE,
             // Measured without a gain (stop 103 in docs/experiments/connect6.md): off.
             focus_deep: false,
-            // Measured with a loan cap of two fifths: level at depth 5, worse at depth 4 (stop
-            // 106 in docs/experiments/connect6.md): off.
-            exit_turns: 0,
+            // With the plan's loan cap of two fifths (`GamePlan::CONNECT6`): the same score as
+            // without against Cloudict on the same first stones, and our clock used at depth 5
+            // beyond issue 83's 60% (stop 111 in docs/experiments/connect6.md; stop 106, on the
+            // book before, lost two games at depth 4 the default won): on.
+            exit_turns: 2,
             unsettled_drop: UNSETTLED_DROP,
             max_depth: 12,
             table_bits: 18,
