@@ -40,9 +40,10 @@ fmt-check: toolchain
 clippy: toolchain
 	$(CARGO) clippy --all-targets -- -D warnings
 
-# Every shipping route is checked by CI too: the static binary and the Botzone packages (a
-# minute of building, 20 s of games), and the .exe under Wine (installing MinGW and Wine takes
-# under 30 s, the build a minute, the games 10 s).
+# Every shipping route is checked by CI too: the static binary and the Botzone packages (35 s
+# of games), and the .exe under Wine (installing MinGW and Wine takes under 30 s, the games
+# 12 s). The two binaries are built first, together: 3 min 26 s on this 2-core machine, against
+# 4 min 30 s one after the other (stop 111).
 ci: fmt-check clippy test dist-binaries check-botzone check-install check-windows
 
 # Both shipped binaries in one cargo run. Each ends in an optimisation of the whole crate that
